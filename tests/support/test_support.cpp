@@ -1,0 +1,61 @@
+#include "support/test_support.h"
+
+#include <ATen/ATen.h>
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <memory>
+#include <vector>
+
+namespace once::test {
+
+std::string tempDir() {
+    static std::vector<std::unique_ptr<QTemporaryDir>> dirs;
+    dirs.push_back(std::make_unique<QTemporaryDir>());
+    return dirs.back()->path().toStdString();
+}
+
+std::string sourcePath(const std::string& relative) {
+    return std::string(ONCE_SOURCE_DIR) + "/" + relative;
+}
+
+static ProcessResult run(const QString& program, const QStringList& args, int timeoutMs) {
+    QProcess p;
+    p.start(program, args);
+    ProcessResult r;
+    if (!p.waitForStarted(30000)) {
+        r.err = "cannot start " + program;
+        return r;
+    }
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out: " + program;
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+ProcessResult runPython(const QString& script, const QStringList& args, int timeoutMs) {
+    QStringList all;
+    all << QString::fromStdString(sourcePath("tests/reference/")) + script << args;
+    return run(QString(ONCE_TEST_PYTHON), all, timeoutMs);
+}
+
+ProcessResult runCli(const QStringList& args, int timeoutMs) {
+    return run(QString(ONCE_CLI_PATH), args, timeoutMs);
+}
+
+double maxAbsDiff(const at::Tensor& a, const at::Tensor& b) {
+    if (a.numel() == 0 && b.numel() == 0) {
+        return 0;
+    }
+    return (a.to(at::kDouble) - b.to(at::kDouble)).abs().max().item<double>();
+}
+
+}  // namespace once::test
