@@ -1,0 +1,63 @@
+#include "compress/assignment.h"
+
+#include <ATen/ATen.h>
+
+#include <chrono>
+
+#include "codebook/codebook.h"
+#include "compress/assign_backend.h"
+#include "io/tensor_io.h"
+#include "util/error.h"
+
+namespace once {
+
+at::Tensor flattenFeatures(const at::Tensor& features, std::int64_t codebookDim,
+                           const std::string& source) {
+    if (!features.defined() || (features.dim() != 2 && features.dim() != 3)) {
+        fail("features must be [T, P, D] or [N, D]", source, "features", "2-D or 3-D",
+             features.defined() ? std::to_string(features.dim()) + "-D " +
+                                      shapeString(features.sizes())
+                                : "nothing");
+    }
+    if (!at::isFloatingType(features.scalar_type())) {
+        fail("features are not floating point", source, "features", "F32, F16 or BF16",
+             std::string(c10::toString(features.scalar_type())));
+    }
+    at::Tensor x = features.reshape({-1, features.size(-1)});
+    if (x.size(1) != codebookDim) {
+        fail("feature dimension does not match the codebook", source, "features",
+             "D = " + std::to_string(codebookDim) + " (codebook)",
+             "D = " + std::to_string(x.size(1)));
+    }
+    if (x.size(0) < 1) {
+        fail("features hold no tokens", source, "features", "N >= 1", "0 tokens");
+    }
+    return x.contiguous();
+}
+
+Assignment assignTokens(const at::Tensor& features, const Codebook& codebook,
+                        const AssignOptions& options, Progress* progress) {
+    const auto start = std::chrono::steady_clock::now();
+    at::Tensor x = flattenFeatures(features, codebook.dim());
+    if (options.topL < 1) {
+        fail("top-L list length must be positive", {}, "topL", ">= 1",
+             std::to_string(options.topL));
+    }
+    if (!at::isfinite(x).all().item<bool>()) {
+        const auto bad = at::nonzero(at::isfinite(x).all(1).logical_not())[0][0].item<std::int64_t>();
+        fail("features hold NaN or Inf", {}, "features token " + std::to_string(bad),
+             "finite values", "NaN/Inf");
+    }
+    Assignment a;
+    a.numTokens = x.size(0);
+    a.numFrames = features.dim() == 3 ? features.size(0) : 1;
+    a.tokensPerFrame = a.numTokens / a.numFrames;
+    a.codebookSize = codebook.size();
+    auto backend = makeAssignBackend(options.device);
+    a.backend = backend->name();
+    backend->assign(x, codebook.normalized(), options.topL, options.tileRows, a, progress);
+    a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return a;
+}
+
+}  // namespace once

@@ -1,0 +1,49 @@
+#include "compress/pooling.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
+
+namespace once {
+
+void poolGroups(const at::Tensor& x, const std::vector<std::int64_t>& group, std::int64_t groups,
+                at::Tensor& means, at::Tensor& sizes) {
+    const std::int64_t n = x.size(0), d = x.size(1);
+    const at::Tensor xc = x.contiguous();
+    means = at::zeros({groups, d}, at::kFloat);
+    sizes = at::zeros({groups}, at::kLong);
+    std::int64_t* sz = sizes.data_ptr<std::int64_t>();
+    for (std::int64_t i = 0; i < n; ++i) {
+        if (group[std::size_t(i)] >= 0) {
+            ++sz[group[std::size_t(i)]];
+        }
+    }
+    float* out = means.data_ptr<float>();
+    AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, xc.scalar_type(), "poolGroups", [&] {
+        const scalar_t* src = xc.data_ptr<scalar_t>();
+        constexpr std::int64_t kCols = 64;
+        at::parallel_for(0, (d + kCols - 1) / kCols, 1, [&](std::int64_t c0, std::int64_t c1) {
+            const std::int64_t d0 = c0 * kCols, d1 = std::min(d, c1 * kCols);
+            for (std::int64_t i = 0; i < n; ++i) {
+                const std::int64_t g = group[std::size_t(i)];
+                if (g < 0) {
+                    continue;
+                }
+                float* acc = out + g * d;
+                const scalar_t* row = src + i * d;
+                for (std::int64_t j = d0; j < d1; ++j) {
+                    acc[j] += float(row[j]);
+                }
+            }
+        });
+    });
+    means.div_(sizes.clamp_min(1).unsqueeze(1).to(at::kFloat));
+}
+
+at::Tensor rowCosine(const at::Tensor& a, const at::Tensor& b) {
+    at::Tensor af = a.to(at::kFloat), bf = b.to(at::kFloat);
+    return (af * bf).sum(1) /
+           (af.norm(2, 1).clamp_min(1e-12) * bf.norm(2, 1).clamp_min(1e-12));
+}
+
+}  // namespace once
