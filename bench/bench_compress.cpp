@@ -1,0 +1,63 @@
+// Times our ONCE compression on a features/codebook pair written by bench_compress.py and prints
+// JSON: the same-shape GEMM (the floor), step 1 alone, the full path, and a re-budget from the
+// cached assignment. bench_compress.py turns these into ratios against the peers it times in
+// the same run.
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "codebook/codebook.h"
+#include "compress/compression.h"
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
+
+using namespace once;
+using Clock = std::chrono::steady_clock;
+
+template <typename F>
+double bestOf(int reps, F&& f) {
+    double best = 1e30;
+    for (int i = 0; i < reps; ++i) {
+        auto t = Clock::now();
+        f();
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - t).count());
+    }
+    return best;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::cerr << "usage: bench_compress DATA.safetensors BUDGET [REPS]\n";
+        return 2;
+    }
+    const std::string path = argv[1];
+    const std::int64_t budget = std::stoll(argv[2]);
+    const int reps = argc > 3 ? std::stoi(argv[3]) : 3;
+    auto file = SafetensorsFile::open(path);
+    at::Tensor x = loadTensor(file, "features").clone();
+    Codebook cb = Codebook::fromTensor(loadTensor(file, "codebook"));
+    const at::Tensor xf = x.to(at::kFloat);
+    const at::Tensor cnT = cb.normalized().t();
+
+    CompressOptions o;
+    o.budget = budget;
+    nlohmann::json j;
+    j["threads"] = at::get_num_threads();
+    j["N"] = x.size(0);
+    j["K"] = cb.size();
+    j["D"] = cb.dim();
+    j["dtype"] = std::string(c10::toString(x.scalar_type()));
+    j["gemm"] = bestOf(reps, [&] { at::mm(xf, cnT); });
+    Assignment cached;
+    j["assign"] = bestOf(reps, [&] { cached = assignTokens(x, cb); });
+    CompressionResult r;
+    j["full"] = bestOf(reps, [&] { r = compressOnce(x, cb, o); });
+    j["rebudget"] = bestOf(std::max(reps, 5), [&] { r = compressAssigned(x, cached, cb, o); });
+    j["M"] = r.numOutputs;
+    j["fallback_tokens"] = r.fallbackTokens;
+    std::cout << j.dump() << std::endl;
+    return 0;
+}
