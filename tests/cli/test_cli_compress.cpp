@@ -1,0 +1,138 @@
+// `once compress` and `once info` end to end: the JSON summary, the result file, and a clear
+// error with exit code 1 and no output file for every kind of bad input.
+#include <ATen/ATen.h>
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+
+#include "codebook/codebook.h"
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
+#include "support/test_support.h"
+
+using namespace once;
+
+namespace {
+
+std::string writeFeatures(const std::string& dir, const std::string& name, const at::Tensor& f) {
+    SafetensorsWriter w;
+    addTensor(w, "features", f);
+    addTensor(w, "frame_times", at::arange(f.size(0), at::kDouble));
+    w.setMetadata("format", "once-features/1");
+    w.setMetadata("backbone", "demo");
+    w.setMetadata("grid", "5x4");
+    const std::string path = dir + "/" + name;
+    w.write(path);
+    return path;
+}
+
+}  // namespace
+
+class TestCliCompress : public QObject {
+    Q_OBJECT
+    std::string dir_, features_, codebook_;
+
+private slots:
+    void initTestCase() {
+        dir_ = test::tempDir();
+        at::manual_seed(3);
+        features_ = writeFeatures(dir_, "f.safetensors", at::randn({6, 20, 16}).to(at::kBFloat16));
+        codebook_ = dir_ + "/cb.safetensors";
+        Codebook::fromTensor(at::randn({48, 16}), "demo").save(codebook_);
+    }
+
+    void compressWritesResultAndJson() {
+        const QString out = QString::fromStdString(dir_ + "/out.safetensors");
+        auto r = test::runCli({"compress", "--features", QString::fromStdString(features_),
+                               "--codebook", QString::fromStdString(codebook_), "--budget", "10",
+                               "-o", out, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j["N"].toInt(), 120);
+        QVERIFY(j["M"].toInt() >= 1 && j["M"].toInt() <= 10);
+        QCOMPARE(j["coverage"].toDouble(), 1.0);
+        QVERIFY(j["seconds"].toObject().contains("assign"));
+        auto f = SafetensorsFile::open(out.toStdString());
+        QCOMPARE(loadTensor(f, "tokens").size(0), std::int64_t(j["M"].toInt()));
+        QCOMPARE(loadTensor(f, "group_of_token").size(0), std::int64_t(120));
+        QCOMPARE(f.meta("budget"), std::string("10"));
+
+        auto info = test::runCli({"info", out, "--json"});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY(QJsonDocument::fromJson(info.out.toUtf8()).object()["valid"].toBool());
+    }
+
+    void badInputsFailCleanly_data() {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("malformed features") << "malformed" << "header";
+        QTest::newRow("dimension mismatch") << "dim" << "dimension";
+        QTest::newRow("NaN codebook") << "nan" << "NaN";
+        QTest::newRow("budget 0") << "budget" << "budget";
+        QTest::newRow("features not 3-D") << "rank" << "features";
+        QTest::newRow("missing file") << "missing" << "nothing.safetensors";
+        QTest::newRow("backbone mismatch") << "backbone" << "backbone";
+    }
+    void badInputsFailCleanly() {
+        QFETCH(QString, what);
+        QFETCH(QString, needle);
+        std::string features = features_, codebook = codebook_, budget = "8";
+        if (what == "malformed") {
+            features = dir_ + "/bad.safetensors";
+            std::ofstream(features) << "\x10\0\0\0\0\0\0\0{not json at all";
+        } else if (what == "dim") {
+            features = writeFeatures(dir_, "d.safetensors", at::randn({2, 5, 12}));
+        } else if (what == "nan") {
+            at::Tensor c = at::randn({8, 16});
+            c[5][0] = NAN;
+            codebook = dir_ + "/nan.npy";
+            // .npy written by hand: a tiny v1 header for float32 [8, 16]
+            std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (8, 16), }";
+            header.resize(118, ' ');
+            header += '\n';
+            std::ofstream o(codebook, std::ios::binary);
+            o.write("\x93NUMPY\x01\x00", 8);
+            const char len[2] = {char(header.size() & 0xff), char(header.size() >> 8)};
+            o.write(len, 2);
+            o << header;
+            o.write(static_cast<const char*>(c.data_ptr()), std::streamsize(c.nbytes()));
+        } else if (what == "budget") {
+            budget = "0";
+        } else if (what == "rank") {
+            SafetensorsWriter w;
+            addTensor(w, "features", at::randn({20, 16}));
+            addTensor(w, "frame_times", at::zeros({20}, at::kDouble));
+            features = dir_ + "/rank.safetensors";
+            w.write(features);
+        } else if (what == "missing") {
+            features = dir_ + "/nothing.safetensors";
+        } else if (what == "backbone") {
+            codebook = dir_ + "/other.safetensors";
+            Codebook::fromTensor(at::randn({8, 16}), "llava-onevision").save(codebook);
+        }
+        const std::string out = dir_ + "/never.safetensors";
+        auto r = test::runCli({"compress", "--features", QString::fromStdString(features),
+                               "--codebook", QString::fromStdString(codebook), "--budget",
+                               QString::fromStdString(budget), "-o", QString::fromStdString(out)});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(needle, Qt::CaseInsensitive), qPrintable(r.err));
+        QVERIFY(!std::filesystem::exists(out));
+        // No temporary file left behind either.
+        for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+            QVERIFY2(e.path().string().find(".tmp-") == std::string::npos, e.path().c_str());
+        }
+    }
+
+    void usageErrorsExitTwo() {
+        QCOMPARE(test::runCli({"compress", "--budget", "x"}).exitCode, 2);
+        QCOMPARE(test::runCli({"nosuchcommand"}).exitCode, 2);
+        QCOMPARE(test::runCli({"compress", "--help"}).exitCode, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCompress)
+#include "test_cli_compress.moc"
