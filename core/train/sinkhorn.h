@@ -1,0 +1,26 @@
+#pragma once
+// Entropy-regularised balanced optimal transport (paper Eq. "balanced_ot"), log domain:
+//   Γ = diag(e^f) exp(S/ε) diag(e^g),  Γ1 = a,  Γᵀ1 = b.
+// One iteration is a column update then a row update (the order of POT's sinkhorn_log), so the
+// returned plan has exact row marginals a — the representatives' training mass.
+#include <ATen/core/Tensor.h>
+
+namespace once {
+
+struct SinkhornPotentials {
+    at::Tensor f;  ///< [B] F32 row log-scalings
+    at::Tensor g;  ///< [K] F32 column log-scalings
+};
+
+/// scores S [B, K] F32 (cosines), logA [B], logB [K] (log marginals), ε > 0, iterations ≥ 1.
+/// When every S/ε lies within 80 of its maximum (cosines with ε ≥ 0.025) the log-sum-exps are
+/// evaluated as two matrix-vector products over one exp(S/ε − max) matrix with the potentials
+/// shifted by their maxima — the same potentials, without an exp per element per iteration;
+/// otherwise a per-element log-sum-exp is used.
+SinkhornPotentials sinkhornLog(const at::Tensor& scores, const at::Tensor& logA,
+                               const at::Tensor& logB, double epsilon, int iterations);
+
+/// log Γ = S/ε + f + g, the full plan in log space (tests and small problems).
+at::Tensor sinkhornLogPlan(const at::Tensor& scores, const SinkhornPotentials& p, double epsilon);
+
+}  // namespace once

@@ -1,0 +1,171 @@
+#include "train/sketch.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+
+#include "compress/seeded_random.h"
+#include "train/spherical_kmeans.h"
+#include "util/error.h"
+
+namespace once {
+
+std::int64_t sketchSize(std::int64_t numTokens, const SketchOptions& o) {
+    auto target = std::int64_t(std::ceil(double(numTokens) / o.tokensPerRep));
+    return std::min(numTokens, std::clamp(target, o.mMin, std::max(o.mMin, o.mMax)));
+}
+
+std::vector<std::int64_t> spreadAcrossBins(std::int64_t m, const std::vector<std::int64_t>& sizes) {
+    std::vector<std::int64_t> out(sizes.size(), 0);
+    std::vector<std::size_t> open;
+    for (std::size_t b = 0; b < sizes.size(); ++b) {
+        if (sizes[b] > 0) {
+            open.push_back(b);
+        }
+    }
+    if (open.empty() || m <= 0) {
+        return out;
+    }
+    if (m < std::int64_t(open.size())) {
+        for (std::int64_t j = 0; j < m; ++j) {  // evenly spaced bins, centred
+            out[open[std::size_t((2 * j + 1) * std::int64_t(open.size()) / (2 * m))]] = 1;
+        }
+        return out;
+    }
+    std::int64_t left = m;
+    while (left > 0 && !open.empty()) {
+        const auto n = std::int64_t(open.size());
+        const std::int64_t share = left / n, extra = left % n;
+        std::vector<std::size_t> still;
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::size_t b = open[std::size_t(i)];
+            std::int64_t give = std::min(sizes[b] - out[b], share + (i < extra ? 1 : 0));
+            out[b] += give;
+            left -= give;
+            if (out[b] < sizes[b]) {
+                still.push_back(b);
+            }
+        }
+        open.swap(still);
+    }
+    return out;
+}
+
+std::vector<int> frameBins(std::int64_t numFrames, const at::Tensor& frameTimes, int bins) {
+    std::vector<double> t(static_cast<std::size_t>(numFrames));
+    if (frameTimes.defined() && frameTimes.numel() == numFrames) {
+        at::Tensor ft = frameTimes.to(at::kDouble).contiguous();
+        std::copy_n(ft.data_ptr<double>(), numFrames, t.begin());
+    } else {
+        for (std::int64_t i = 0; i < numFrames; ++i) {
+            t[std::size_t(i)] = double(i);
+        }
+    }
+    std::vector<int> out(static_cast<std::size_t>(numFrames), 0);
+    if (numFrames == 0) {
+        return out;
+    }
+    const double lo = *std::min_element(t.begin(), t.end());
+    const double hi = *std::max_element(t.begin(), t.end());
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        double tau = hi > lo ? (t[i] - lo) / (hi - lo) : 0.0;
+        out[i] = std::min(int(std::floor(tau * bins)), bins - 1);
+    }
+    return out;
+}
+
+std::int64_t resolveCappedMMax(const std::vector<std::int64_t>& tokenCounts,
+                               const SketchOptions& options, std::int64_t cap) {
+    auto total = [&](std::int64_t mMax) {
+        SketchOptions o = options;
+        o.mMax = mMax;
+        std::int64_t sum = 0;
+        for (std::int64_t n : tokenCounts) {
+            sum += n < 0 ? std::max(mMax, o.mMin) : sketchSize(n, o);
+        }
+        return sum;
+    };
+    if (cap <= 0 || total(options.mMax) <= cap) {
+        return options.mMax;
+    }
+    std::int64_t lo = options.mMin, hi = options.mMax;  // total is monotone in m_max
+    if (total(lo) > cap) {
+        fail("the representative cap is too small for m_min on this corpus", {}, "cap",
+             ">= " + std::to_string(total(lo)), std::to_string(cap));
+    }
+    while (lo < hi) {
+        std::int64_t mid = (lo + hi + 1) / 2;
+        if (total(mid) <= cap) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+VideoSketch sketchVideo(const at::Tensor& features, const at::Tensor& frameTimes,
+                        const SketchOptions& options, std::int64_t videoIndex) {
+    if (features.dim() != 3 && features.dim() != 2) {
+        fail("features must be [T, P, D] or [N, D]", {}, "features", "3-D or 2-D",
+             std::to_string(features.dim()) + "-D");
+    }
+    if (options.bins < 1) {
+        fail("at least one timeline bin is needed", {}, "bins", ">= 1",
+             std::to_string(options.bins));
+    }
+    at::Tensor x3 = features.dim() == 3 ? features : features.unsqueeze(1);
+    const std::int64_t frames = x3.size(0), perFrame = x3.size(1), d = x3.size(2);
+    const std::int64_t n = frames * perFrame;
+    at::Tensor xUnit = normalizeRows(x3.reshape({n, d}));
+    std::vector<int> fb = frameBins(frames, frameTimes, options.bins);
+
+    std::vector<std::vector<std::int64_t>> members(std::size_t(options.bins));
+    for (std::int64_t f = 0; f < frames; ++f) {
+        auto& v = members[std::size_t(fb[std::size_t(f)])];
+        for (std::int64_t p = 0; p < perFrame; ++p) {
+            v.push_back(f * perFrame + p);
+        }
+    }
+    std::vector<std::int64_t> sizes;
+    for (const auto& v : members) {
+        sizes.push_back(std::int64_t(v.size()));
+    }
+    std::vector<std::int64_t> perBin = spreadAcrossBins(sketchSize(n, options), sizes);
+
+    std::vector<at::Tensor> reps, weights, binIds;
+    for (int b = 0; b < options.bins; ++b) {
+        const std::int64_t mb = perBin[std::size_t(b)];
+        if (mb == 0) {
+            continue;
+        }
+        const auto& idx = members[std::size_t(b)];
+        at::Tensor rows = xUnit.index_select(
+            0, at::tensor(idx, at::kLong));
+        // Distinct seed tokens from a seed that depends on (seed, video, bin) only.
+        SplitMix64 mix(options.seed ^ (0x5851F42D4C957F2Dull * std::uint64_t(videoIndex + 1)) ^
+                       (0x14057B7EF767814Full * std::uint64_t(b + 1)));
+        auto perm = seededPermutation(std::int64_t(idx.size()), mix.next());
+        perm.resize(std::size_t(mb));
+        at::Tensor init = rows.index_select(0, at::tensor(perm, at::kLong));
+        SphericalLloydResult r = sphericalLloyd(rows, {}, init, options.iterations);
+        at::Tensor nonEmpty = r.mass.gt(0).nonzero().squeeze(1);
+        reps.push_back(r.centroids.index_select(0, nonEmpty));
+        weights.push_back(r.mass.index_select(0, nonEmpty).to(at::kInt));
+        binIds.push_back(at::full({nonEmpty.size(0)}, b, at::kInt));
+    }
+    VideoSketch s;
+    s.numTokens = n;
+    if (reps.empty()) {
+        s.reps = at::empty({0, d}, at::kFloat);
+        s.weights = at::empty({0}, at::kInt);
+        s.bins = at::empty({0}, at::kInt);
+        return s;
+    }
+    s.reps = at::cat(reps);
+    s.weights = at::cat(weights);
+    s.bins = at::cat(binIds);
+    return s;
+}
+
+}  // namespace once

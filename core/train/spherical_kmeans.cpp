@@ -1,0 +1,101 @@
+#include "train/spherical_kmeans.h"
+
+#include <ATen/ATen.h>
+
+#include "util/error.h"
+
+namespace once {
+
+at::Tensor normalizeRows(const at::Tensor& x) {
+    at::Tensor f = x.to(at::kFloat).contiguous();
+    at::Tensor n = f.norm(2, {-1}, true).clamp_min(1e-12);
+    return f / n;
+}
+
+Nearest nearestCentroids(const at::Tensor& xUnit, const at::Tensor& centroidsUnit,
+                         std::int64_t tileRows) {
+    const std::int64_t n = xUnit.size(0);
+    Nearest out{at::empty({n}, at::kLong), at::empty({n}, at::kFloat)};
+    at::Tensor ct = centroidsUnit.t().contiguous();
+    for (std::int64_t b = 0; b < n; b += tileRows) {
+        std::int64_t e = std::min(n, b + tileRows);
+        at::Tensor s = at::mm(xUnit.slice(0, b, e), ct);
+        auto [vals, ids] = s.max(1);
+        out.ids.slice(0, b, e).copy_(ids);
+        out.cosines.slice(0, b, e).copy_(vals);
+    }
+    return out;
+}
+
+namespace {
+
+// Moves the worst-fitting row of a group with ≥ 2 rows into every empty group.
+void reseedEmptyGroups(at::Tensor& assign, const at::Tensor& cosines, at::Tensor& counts) {
+    auto* cnt = counts.data_ptr<std::int64_t>();
+    const std::int64_t k = counts.size(0);
+    auto* a = assign.data_ptr<std::int64_t>();
+    at::Tensor cosCopy = cosines.to(at::kDouble).contiguous();
+    auto* c = cosCopy.data_ptr<double>();
+    const std::int64_t n = assign.size(0);
+    for (std::int64_t g = 0; g < k; ++g) {
+        if (cnt[g] > 0) {
+            continue;
+        }
+        std::int64_t best = -1;
+        for (std::int64_t i = 0; i < n; ++i) {
+            if (cnt[a[i]] >= 2 && (best < 0 || c[i] < c[best])) {
+                best = i;
+            }
+        }
+        if (best < 0) {
+            return;  // fewer distinct rows than groups: nothing can be moved
+        }
+        --cnt[a[best]];
+        a[best] = g;
+        cnt[g] = 1;
+        c[best] = 2.0;  // never move the same row twice
+    }
+}
+
+}  // namespace
+
+SphericalLloydResult sphericalLloyd(const at::Tensor& xUnit, const at::Tensor& weights,
+                                    const at::Tensor& init, int iterations,
+                                    const std::function<void(int, double)>& onIteration,
+                                    std::int64_t tileRows) {
+    if (xUnit.dim() != 2 || init.dim() != 2 || init.size(1) != xUnit.size(1)) {
+        fail("spherical Lloyd: rows and centroids must be 2-D with the same width", {},
+             "centroids", "[k, " + std::to_string(xUnit.size(-1)) + "]",
+             std::to_string(init.size(-1)));
+    }
+    if (iterations < 1) {
+        fail("spherical Lloyd needs at least one iteration", {}, "iterations", ">= 1",
+             std::to_string(iterations));
+    }
+    const std::int64_t k = init.size(0);
+    at::Tensor w = weights.defined() ? weights.to(at::kFloat).contiguous()
+                                     : at::ones({xUnit.size(0)}, at::kFloat);
+    at::Tensor wx = xUnit * w.unsqueeze(1);
+    SphericalLloydResult r;
+    r.centroids = normalizeRows(init);
+    for (int it = 0; it < iterations; ++it) {
+        Nearest nn = nearestCentroids(xUnit, r.centroids, tileRows);
+        at::Tensor assign = nn.ids.contiguous();
+        at::Tensor counts = at::bincount(assign, {}, k).to(at::kLong).contiguous();
+        reseedEmptyGroups(assign, nn.cosines, counts);
+        // index_add_ on the CPU accumulates rows sequentially in index order: deterministic.
+        at::Tensor sums = at::zeros({k, xUnit.size(1)}, at::kFloat).index_add_(0, assign, wx);
+        at::Tensor keep = counts.gt(0).unsqueeze(1);
+        r.centroids = at::where(keep, normalizeRows(sums), r.centroids);
+        r.assign = assign;
+        r.mass = at::zeros({k}, at::kDouble).index_add_(0, assign, w.to(at::kDouble));
+        at::Tensor cos = (xUnit * r.centroids.index_select(0, assign)).sum(1);
+        r.objective = (cos.to(at::kDouble) * w.to(at::kDouble)).sum().item<double>();
+        if (onIteration) {
+            onIteration(it + 1, r.objective);
+        }
+    }
+    return r;
+}
+
+}  // namespace once

@@ -1,0 +1,311 @@
+#include "train/stage_b.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numbers>
+#include <sstream>
+
+#include "compress/seeded_random.h"
+#include "train/sinkhorn.h"
+#include "train/sketch_cache.h"
+#include "train/spherical_kmeans.h"
+#include "util/error.h"
+
+namespace once {
+
+std::string FitConfig::toJson() const {
+    nlohmann::json j = {{"K", codewords},
+                        {"method", method},
+                        {"weights", weights},
+                        {"alpha", alpha},
+                        {"init", init},
+                        {"candidates", candidates},
+                        {"init_iterations", initIterations},
+                        {"batch", batch},
+                        {"epsilon", epsilon},
+                        {"sinkhorn_iterations", sinkhornIterations},
+                        {"lr", lr},
+                        {"weight_decay", weightDecay},
+                        {"beta1", beta1},
+                        {"beta2", beta2},
+                        {"adam_eps", adamEps},
+                        {"grad_clip", gradClip},
+                        {"commitment", commitment},
+                        {"usage", usage},
+                        {"tau_start", tauStart},
+                        {"tau_min", tauMin},
+                        {"tau_decay", tauDecay},
+                        {"epochs", epochs},
+                        {"patience", patience},
+                        {"lloyd_iterations", lloydIterations},
+                        {"seed", seed},
+                        {"selection", selection}};
+    return j.dump();
+}
+
+void FitConfig::validate() const {
+    auto bad = [](const std::string& field, const std::string& expected, const std::string& found) {
+        fail("invalid Stage-B option", {}, field, expected, found);
+    };
+    if (codewords < 1) bad("K", ">= 1", std::to_string(codewords));
+    if (method != "sinkhorn" && method != "hard-lloyd") bad("method", "sinkhorn|hard-lloyd", method);
+    if (weights != "source-count" && weights != "uniform")
+        bad("weights", "source-count|uniform", weights);
+    if (init != "refined" && init != "sampled") bad("init", "refined|sampled", init);
+    if (selection != "weighted-cosine-error")
+        bad("selection", "weighted-cosine-error", selection);
+    if (!(epsilon > 0)) bad("epsilon", "> 0", std::to_string(epsilon));
+    if (sinkhornIterations < 1) bad("sinkhorn-iters", ">= 1", std::to_string(sinkhornIterations));
+    if (batch < 1) bad("batch", ">= 1", std::to_string(batch));
+    if (epochs < 0) bad("epochs", ">= 0", std::to_string(epochs));
+    if (patience < 1) bad("patience", ">= 1", std::to_string(patience));
+    if (!(tauMin > 0) || !(tauStart > 0)) bad("tau", "> 0", std::to_string(tauMin));
+    if (initIterations < 0) bad("init-iters", ">= 0", std::to_string(initIterations));
+}
+
+at::Tensor effectiveWeights(const at::Tensor& weights, const at::Tensor& category,
+                            const std::string& mode, double alpha) {
+    const std::int64_t u = weights.size(0);
+    if (mode == "uniform") {
+        return at::ones({u}, at::kDouble);
+    }
+    at::Tensor w = weights.to(at::kDouble);
+    if (alpha == 0 || !category.defined()) {
+        return w;
+    }
+    at::Tensor cat = category.to(at::kLong);
+    at::Tensor labelled = cat.ge(0);
+    at::Tensor idx = cat.clamp_min(0);
+    at::Tensor counts = at::bincount(idx.masked_select(labelled)).to(at::kDouble);
+    if (counts.numel() == 0) {
+        return w;
+    }
+    at::Tensor p = counts / double(u);
+    at::Tensor factor = p.clamp_min(1e-300).pow(-alpha).index_select(0, idx);
+    return at::where(labelled, w * factor, w);
+}
+
+StepResult stageBStep(const at::Tensor& x, const at::Tensor& a, const at::Tensor& codebook,
+                      const at::Tensor& gumbel, double tau, const FitConfig& cfg) {
+    const std::int64_t k = codebook.size(0);
+    at::Tensor norms = codebook.norm(2, {1}, true).clamp_min(1e-12);
+    at::Tensor cn = codebook / norms;
+    at::Tensor s = at::mm(x, cn.t());
+    SinkhornPotentials pot = sinkhornLog(s, a.log(), at::full({k}, -std::log(double(k)), at::kFloat),
+                                         cfg.epsilon, cfg.sinkhornIterations);
+    // Logits of the row-normalised plan (the row potential f is constant along a row and drops
+    // out of softmax and argmax); the potentials are held fixed in the backward pass.
+    at::Tensor ys = (s / cfg.epsilon + pot.g.unsqueeze(0) + gumbel) / tau;
+    at::Tensor kStar = ys.argmax(1);
+    ys = at::softmax(ys, 1);
+    at::Tensor kNear = s.argmax(1);
+    at::Tensor xx = (x * x).sum(1);
+    at::Tensor cosStar = s.gather(1, kStar.unsqueeze(1)).squeeze(1);
+    at::Tensor cosNear = s.gather(1, kNear.unsqueeze(1)).squeeze(1);
+
+    StepResult r;
+    r.reconstruction = (a * (xx + 1 - 2 * cosStar)).sum().item<double>();
+    r.commitment = (a * (xx + 1 - 2 * cosNear)).sum().item<double>();
+    at::Tensor pbar = at::mv(ys.t(), a);
+    at::Tensor logUse = (pbar * double(k)).clamp_min(1e-30).log();
+    r.usage = (pbar * logUse).sum().item<double>();
+    r.loss = r.reconstruction + cfg.commitment * r.commitment + cfg.usage * r.usage;
+
+    // ∂L/∂y for the straight-through path: reconstruction −2a(x − q)·c_k with q = c_{k*}
+    // (2a(c_{k*}·c_k − S)), plus the usage term λ·a·(log(K p̄_k) + 1).
+    at::Tensor gram = at::mm(cn, cn.t());
+    at::Tensor gy = gram.index_select(0, kStar);
+    gy.sub_(s).mul_(2 * a.unsqueeze(1));
+    gy.add_(a.unsqueeze(1) * (cfg.usage * (logUse + 1)).unsqueeze(0));
+    // Softmax backward, then z = (S/ε + g + noise)/τ.
+    at::Tensor dot = (ys * gy).sum(1, true);
+    gy.sub_(dot).mul_(ys).div_(cfg.epsilon * tau);
+    at::Tensor dcn = at::mm(gy.t(), x);
+    at::Tensor gq = -2 * a.unsqueeze(1) * (x - cn.index_select(0, kStar));
+    dcn.index_add_(0, kStar, gq);
+    at::Tensor gc = -2 * cfg.commitment * a.unsqueeze(1) * (x - cn.index_select(0, kNear));
+    dcn.index_add_(0, kNear, gc);
+    // Through c = C/‖C‖.
+    r.grad = (dcn - cn * (cn * dcn).sum(1, true)) / norms;
+    return r;
+}
+
+double weightedCosineError(const at::Tensor& reps, const at::Tensor& omega,
+                           const at::Tensor& codebook) {
+    at::Tensor cn = normalizeRows(codebook);
+    at::Tensor w = omega.to(at::kDouble);
+    double total = 0;
+    const std::int64_t tile = 65536;
+    for (std::int64_t b = 0; b < reps.size(0); b += tile) {
+        std::int64_t e = std::min(reps.size(0), b + tile);
+        Nearest nn = nearestCentroids(normalizeRows(reps.slice(0, b, e)), cn);
+        total += ((1 - nn.cosines.to(at::kDouble)) * w.slice(0, b, e)).sum().item<double>();
+    }
+    return total / w.sum().item<double>();
+}
+
+namespace {
+
+double uniform01(SplitMix64& rng) {  // (0, 1]
+    return (double(rng.next() >> 11) + 1.0) * 0x1.0p-53;
+}
+
+// Weighted sample without replacement (Efraimidis–Spirakis keys log(u)/ω), in draw order.
+std::vector<std::int64_t> weightedSample(const at::Tensor& omega, std::int64_t n,
+                                         std::uint64_t seed) {
+    at::Tensor w = omega.to(at::kDouble).contiguous();
+    const double* pw = w.data_ptr<double>();
+    const std::int64_t u = w.size(0);
+    SplitMix64 rng(seed);
+    std::vector<std::pair<double, std::int64_t>> keys(static_cast<std::size_t>(u));
+    for (std::int64_t i = 0; i < u; ++i) {
+        double key = pw[i] > 0 ? std::log(uniform01(rng)) / pw[i] : -INFINITY;
+        keys[std::size_t(i)] = {key, i};
+    }
+    n = std::min(n, u);
+    std::partial_sort(keys.begin(), keys.begin() + n, keys.end(), [](auto& l, auto& r) {
+        return l.first > r.first || (l.first == r.first && l.second < r.second);
+    });
+    std::vector<std::int64_t> out;
+    for (std::int64_t i = 0; i < n; ++i) {
+        out.push_back(keys[std::size_t(i)].second);
+    }
+    return out;
+}
+
+at::Tensor gatherUnit(const at::Tensor& reps, const std::vector<std::int64_t>& idx) {
+    return normalizeRows(reps.index_select(0, at::tensor(idx, at::kLong)));
+}
+
+}  // namespace
+
+FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights,
+                      const at::Tensor& category, const FitConfig& cfg, Progress* progress) {
+    cfg.validate();
+    const std::int64_t u = reps.size(0), k = cfg.codewords;
+    if (u < k) {
+        fail("the cache holds fewer representatives than codewords", {}, "K",
+             "<= " + std::to_string(u), std::to_string(k));
+    }
+    at::Tensor omega = effectiveWeights(weights, category, cfg.weights, cfg.alpha);
+    at::Tensor omegaF = omega.to(at::kFloat);
+    nlohmann::json history = nlohmann::json::array();
+
+    // Initialisation: a weighted candidate sample, its first K as seeds, weighted Lloyd on it.
+    const std::int64_t nCand = cfg.init == "sampled" ? k : std::max(k, cfg.candidates);
+    std::vector<std::int64_t> cand = weightedSample(omega, nCand, cfg.seed);
+    at::Tensor candX = gatherUnit(reps, cand);
+    at::Tensor codebook = candX.slice(0, 0, k).clone();
+    if (cfg.init == "refined" && cfg.initIterations > 0) {
+        at::Tensor candW = omegaF.index_select(0, at::tensor(cand, at::kLong));
+        if (progress) progress->begin("Stage B init (weighted spherical Lloyd)", cfg.initIterations);
+        codebook = sphericalLloyd(candX, candW, codebook, cfg.initIterations, [&](int i, double) {
+                       if (progress) progress->update(i);
+                   }).centroids;
+    }
+    std::vector<double> crit{weightedCosineError(reps, omega, codebook)};
+    history.push_back({{"epoch", 0}, {"criterion", crit[0]}, {"kind", "initialiser"}});
+    at::Tensor best = codebook.clone();
+    int bestEpoch = 0;
+
+    if (cfg.method == "hard-lloyd") {
+        if (progress) progress->begin("Stage B hard Lloyd", cfg.lloydIterations);
+        at::Tensor all = normalizeRows(reps);
+        if (cfg.lloydIterations > 0) {
+            codebook = sphericalLloyd(all, omegaF, codebook, cfg.lloydIterations,
+                                      [&](int i, double obj) {
+                                          if (progress)
+                                              progress->update(i, "objective " + std::to_string(obj));
+                                      }).centroids;
+            crit.push_back(weightedCosineError(reps, omega, codebook));
+            history.push_back({{"epoch", 1}, {"criterion", crit[1]}, {"kind", "hard-lloyd"}});
+            if (crit[1] < crit[0]) {
+                best = codebook.clone();
+                bestEpoch = 1;
+            }
+        }
+    } else if (cfg.epochs > 0) {
+        const std::int64_t batch = std::min(cfg.batch, u);
+        const std::int64_t steps = (u + batch - 1) / batch;
+        const double total = double(steps) * cfg.epochs;
+        at::Tensor param = codebook.clone();
+        at::Tensor m1 = at::zeros_like(param), m2 = at::zeros_like(param);
+        auto gen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed);
+        std::int64_t t = 0;
+        int bad = 0;
+        if (progress) progress->begin("Stage B Sinkhorn fitting", total);
+        for (int epoch = 1; epoch <= cfg.epochs; ++epoch) {
+            auto perm = seededPermutation(u, cfg.seed + std::uint64_t(epoch));
+            double epochLoss = 0;
+            for (std::int64_t st = 0; st < steps; ++st, ++t) {
+                std::vector<std::int64_t> idx(perm.begin() + st * batch,
+                                              perm.begin() + std::min(u, (st + 1) * batch));
+                at::Tensor x = gatherUnit(reps, idx);
+                at::Tensor wb = omegaF.index_select(0, at::tensor(idx, at::kLong));
+                at::Tensor a = wb / wb.sum();
+                at::Tensor noise = at::empty({x.size(0), k}, at::kFloat);
+                noise.uniform_(0, 1, gen).clamp_(1e-20, 1.0 - 1e-7).log_().neg_().log_().neg_();
+                const double tau = std::max(cfg.tauMin, cfg.tauStart * std::pow(cfg.tauDecay, t));
+                const double lr =
+                    cfg.lr * 0.5 * (1 + std::cos(std::numbers::pi * double(t) / total));
+                StepResult r = stageBStep(x, a, param, noise, tau, cfg);
+                at::Tensor g = r.grad;
+                double norm = g.norm().item<double>();
+                if (cfg.gradClip > 0 && norm > cfg.gradClip) {
+                    g = g * (cfg.gradClip / (norm + 1e-6));
+                }
+                // AdamW (decoupled weight decay), PyTorch's update order.
+                const double step = double(t + 1);
+                param.mul_(1 - lr * cfg.weightDecay);
+                m1.mul_(cfg.beta1).add_(g, 1 - cfg.beta1);
+                m2.mul_(cfg.beta2).addcmul_(g, g, 1 - cfg.beta2);
+                const double bc1 = 1 - std::pow(cfg.beta1, step);
+                const double bc2 = 1 - std::pow(cfg.beta2, step);
+                at::Tensor denom = (m2 / bc2).sqrt_().add_(cfg.adamEps);
+                param.addcdiv_(m1, denom, -lr / bc1);
+                epochLoss += r.loss;
+                if (progress) {
+                    std::ostringstream d;
+                    d << "epoch " << epoch << " loss " << r.loss << " rec " << r.reconstruction
+                      << " usage " << r.usage << " tau " << tau << " lr " << lr;
+                    progress->update(double(t + 1), d.str());
+                }
+            }
+            at::Tensor cb = normalizeRows(param);
+            double c = weightedCosineError(reps, omega, cb);
+            crit.push_back(c);
+            history.push_back({{"epoch", epoch},
+                               {"criterion", c},
+                               {"mean_loss", epochLoss / double(steps)},
+                               {"kind", "sinkhorn"}});
+            if (c < crit[std::size_t(bestEpoch)]) {
+                best = cb.clone();
+                bestEpoch = epoch;
+                bad = 0;
+            } else if (++bad >= cfg.patience) {
+                break;
+            }
+        }
+    }
+
+    FitResult res;
+    res.codebook = normalizeRows(best);
+    res.selectedEpoch = bestEpoch;
+    res.criterion = crit;
+    res.historyJson = history.dump();
+    res.metadata["training_config"] = cfg.toJson();
+    res.metadata["selection_criterion"] = cfg.selection;
+    res.metadata["selected_epoch"] = std::to_string(bestEpoch);
+    res.metadata["training_history"] = res.historyJson;
+    res.metadata["training_threads"] = std::to_string(at::get_num_threads());
+    return res;
+}
+
+FitResult fitCodebook(const SketchCache& cache, const FitConfig& config, Progress* progress) {
+    return fitCodebook(cache.reps, cache.weights, cache.category, config, progress);
+}
+
+}  // namespace once
