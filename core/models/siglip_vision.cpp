@@ -1,0 +1,149 @@
+#include "models/siglip_vision.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+
+#include "io/tensor_io.h"
+#include "models/hf_checkpoint.h"
+#include "util/error.h"
+
+namespace once {
+
+at::Tensor applyHfActivation(const at::Tensor& x, const std::string& name, const std::string& file,
+                             const std::string& field) {
+    if (name == "gelu") {
+        return at::gelu(x);  // exact (erf) GELU, as torch.nn.GELU()
+    }
+    if (name == "gelu_pytorch_tanh" || name == "gelu_new" || name == "gelu_fast") {
+        return at::gelu(x, "tanh");  // all three are the tanh approximation
+    }
+    if (name == "quick_gelu") {
+        return x * at::sigmoid(x * 1.702);
+    }
+    fail("unsupported activation", file, field, "gelu, gelu_pytorch_tanh, gelu_new, quick_gelu",
+         name);
+}
+
+SiglipVision SiglipVision::load(const HfCheckpoint& ck, const std::string& prefix,
+                                const SiglipVisionConfig& c,
+                                const std::vector<std::int64_t>& hiddenStates, at::ScalarType dtype,
+                                const std::string& device) {
+    SiglipVision v;
+    v.config_ = c;
+    v.file_ = ck.file("config.json");
+    v.dtype_ = dtype;
+    if (c.hiddenSize <= 0 || c.numHeads <= 0 || c.hiddenSize % c.numHeads != 0) {
+        fail("vision hidden size is not a multiple of the head count", v.file_,
+             "vision_config.num_attention_heads", "a divisor of " + std::to_string(c.hiddenSize),
+             std::to_string(c.numHeads));
+    }
+    if (c.patchSize <= 0 || c.imageSize % c.patchSize != 0) {
+        fail("vision image size is not a multiple of the patch size", v.file_,
+             "vision_config.patch_size", "a divisor of " + std::to_string(c.imageSize),
+             std::to_string(c.patchSize));
+    }
+    if (hiddenStates.empty()) {
+        fail("no vision feature layer selected", v.file_, "vision_feature_layer", "an index",
+             "empty list");
+    }
+    std::int64_t deepest = 0;
+    for (std::int64_t h : hiddenStates) {
+        const std::int64_t n = c.numLayers + 1;  // embeddings + one per layer
+        const std::int64_t idx = h < 0 ? n + h : h;
+        if (idx < 0 || idx >= n) {
+            fail("vision feature layer out of range", v.file_, "vision_feature_layer",
+                 "in [-" + std::to_string(n) + ", " + std::to_string(n - 1) + "]",
+                 std::to_string(h));
+        }
+        v.selected_.push_back(idx);
+        deepest = std::max(deepest, idx);
+    }
+
+    const at::TensorOptions to = at::TensorOptions().dtype(dtype).device(at::Device(device));
+    auto get = [&](const std::string& name, std::vector<std::int64_t> shape) {
+        return ck.get(prefix + name, shape).to(to).contiguous();
+    };
+    const std::int64_t d = c.hiddenSize, p = c.patchSize, g = c.grid(), f = c.intermediateSize;
+    // Patch embedding as a matmul: the conv has stride = kernel, so it is a linear map of each
+    // flattened (channel, row, column) patch.
+    v.patchW_ = get("embeddings.patch_embedding.weight", {d, 3, p, p}).reshape({d, 3 * p * p});
+    v.patchB_ = get("embeddings.patch_embedding.bias", {d});
+    v.posEmb_ = get("embeddings.position_embedding.weight", {g * g, d});
+    for (std::int64_t i = 0; i < deepest; ++i) {
+        const std::string l = "encoder.layers." + std::to_string(i) + ".";
+        Layer L;
+        L.ln1W = get(l + "layer_norm1.weight", {d});
+        L.ln1B = get(l + "layer_norm1.bias", {d});
+        L.qW = get(l + "self_attn.q_proj.weight", {d, d});
+        L.qB = get(l + "self_attn.q_proj.bias", {d});
+        L.kW = get(l + "self_attn.k_proj.weight", {d, d});
+        L.kB = get(l + "self_attn.k_proj.bias", {d});
+        L.vW = get(l + "self_attn.v_proj.weight", {d, d});
+        L.vB = get(l + "self_attn.v_proj.bias", {d});
+        L.oW = get(l + "self_attn.out_proj.weight", {d, d});
+        L.oB = get(l + "self_attn.out_proj.bias", {d});
+        L.ln2W = get(l + "layer_norm2.weight", {d});
+        L.ln2B = get(l + "layer_norm2.bias", {d});
+        L.fc1W = get(l + "mlp.fc1.weight", {f, d});
+        L.fc1B = get(l + "mlp.fc1.bias", {f});
+        L.fc2W = get(l + "mlp.fc2.weight", {d, f});
+        L.fc2B = get(l + "mlp.fc2.bias", {d});
+        v.layers_.push_back(std::move(L));
+    }
+    // Fuse q, k, v into one matmul (same result, one pass over the activations).
+    for (Layer& L : v.layers_) {
+        L.qW = at::cat({L.qW, L.kW, L.vW}, 0);
+        L.qB = at::cat({L.qB, L.kB, L.vB}, 0);
+        L.kW = L.kB = L.vW = L.vB = at::Tensor();
+    }
+    return v;
+}
+
+at::Tensor SiglipVision::layerForward(const Layer& l, const at::Tensor& x) const {
+    const std::int64_t t = x.size(0), n = x.size(1), d = config_.hiddenSize;
+    const std::int64_t h = config_.numHeads, hd = d / h;
+    const double eps = config_.layerNormEps;
+    at::Tensor y = at::layer_norm(x, {d}, l.ln1W, l.ln1B, eps);
+    at::Tensor qkv = at::linear(y, l.qW, l.qB).view({t, n, 3, h, hd}).permute({2, 0, 3, 1, 4});
+    // Default scale 1/sqrt(head_dim), no mask, not causal: SigLIP's attention.
+    at::Tensor a = at::scaled_dot_product_attention(qkv[0], qkv[1], qkv[2]);
+    a = a.transpose(1, 2).reshape({t, n, d});
+    at::Tensor r = x + at::linear(a, l.oW, l.oB);
+    y = at::layer_norm(r, {d}, l.ln2W, l.ln2B, eps);
+    y = applyHfActivation(at::linear(y, l.fc1W, l.fc1B), config_.hiddenAct, file_,
+                          "vision_config.hidden_act");
+    return r + at::linear(y, l.fc2W, l.fc2B);
+}
+
+at::Tensor SiglipVision::forward(const at::Tensor& pixels) const {
+    const std::int64_t s = config_.imageSize, p = config_.patchSize, g = config_.grid();
+    if (pixels.dim() != 4 || pixels.size(1) != 3 || pixels.size(2) != s || pixels.size(3) != s) {
+        fail("pixel values have the wrong shape", {}, "pixel_values",
+             "[T, 3, " + std::to_string(s) + ", " + std::to_string(s) + "]",
+             shapeString(pixels.sizes()));
+    }
+    const std::int64_t t = pixels.size(0);
+    at::Tensor x = pixels.to(patchW_.options())
+                       .view({t, 3, g, p, g, p})
+                       .permute({0, 2, 4, 1, 3, 5})
+                       .reshape({t, g * g, 3 * p * p});
+    x = at::linear(x, patchW_, patchB_) + posEmb_;
+    std::vector<at::Tensor> picked(selected_.size());
+    for (std::size_t k = 0; k < selected_.size(); ++k) {
+        if (selected_[k] == 0) {
+            picked[k] = x;
+        }
+    }
+    for (std::size_t i = 0; i < layers_.size(); ++i) {
+        x = layerForward(layers_[i], x);
+        for (std::size_t k = 0; k < selected_.size(); ++k) {
+            if (selected_[k] == std::int64_t(i) + 1) {
+                picked[k] = x;
+            }
+        }
+    }
+    return picked.size() == 1 ? picked[0] : at::cat(picked, -1);
+}
+
+}  // namespace once

@@ -1,0 +1,64 @@
+#pragma once
+// The SigLIP vision tower (the LLaVA-OneVision image encoder), written functionally with at:: ops
+// over weights read from a Hugging Face folder. Only the layers up to the selected hidden state
+// run: LLaVA-OneVision never uses the post-layernorm or the pooling head.
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace once {
+
+class HfCheckpoint;
+
+struct SiglipVisionConfig {
+    std::int64_t hiddenSize = 0;
+    std::int64_t intermediateSize = 0;
+    std::int64_t numLayers = 0;  ///< layers stored in the checkpoint
+    std::int64_t numHeads = 0;
+    std::int64_t imageSize = 0;
+    std::int64_t patchSize = 0;
+    double layerNormEps = 1e-6;
+    std::string hiddenAct = "gelu_pytorch_tanh";
+
+    std::int64_t grid() const { return imageSize / patchSize; }  ///< patches per side
+};
+
+/// Hugging Face activation names used by SigLIP and the LLaVA projector. Throws OnceError naming
+/// `file` and `field` for a name it does not implement.
+at::Tensor applyHfActivation(const at::Tensor& x, const std::string& name, const std::string& file,
+                             const std::string& field);
+
+class SiglipVision {
+  public:
+    /// Loads the tower from the tensors named `prefix` + "embeddings.…" / "encoder.layers.N.…".
+    /// `hiddenStates` are indexes into Hugging Face's `hidden_states` tuple (0 = embeddings, i =
+    /// output of layer i; negative counts from the end, as Python does). Only the layers needed
+    /// for the deepest of them are loaded. Weights move to `dtype` on `device`.
+    static SiglipVision load(const HfCheckpoint& checkpoint, const std::string& prefix,
+                             const SiglipVisionConfig& config,
+                             const std::vector<std::int64_t>& hiddenStates, at::ScalarType dtype,
+                             const std::string& device);
+
+    const SiglipVisionConfig& config() const noexcept { return config_; }
+
+    /// pixels [T, 3, S, S] (any float dtype; converted) → the selected hidden states concatenated
+    /// along the feature axis, [T, grid², D × #selected].
+    at::Tensor forward(const at::Tensor& pixels) const;
+
+  private:
+    struct Layer {
+        at::Tensor ln1W, ln1B, qW, qB, kW, kB, vW, vB, oW, oB, ln2W, ln2B, fc1W, fc1B, fc2W, fc2B;
+    };
+    at::Tensor layerForward(const Layer& l, const at::Tensor& x) const;
+
+    SiglipVisionConfig config_;
+    std::string file_;                    ///< the folder, for error messages
+    std::vector<std::int64_t> selected_;  ///< non-negative hidden-state indexes
+    at::Tensor patchW_, patchB_, posEmb_;
+    std::vector<Layer> layers_;
+    at::ScalarType dtype_{};
+};
+
+}  // namespace once

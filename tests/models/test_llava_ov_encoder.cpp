@@ -1,0 +1,225 @@
+// LLaVA-OneVision visual encoder (SigLIP + mlp2x_gelu projector + pooling) against Hugging Face
+// transformers on tiny random models built by tests/reference/llava_ov_vision_reference.py:
+// a 4×4 grid (vision_feature_layer -2) and the real 27×27 grid (layer -1, 16 heads, also saved
+// as an original LLaVA-NeXT checkpoint).
+#include <ATen/ATen.h>
+
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
+#include "models/hf_checkpoint.h"
+#include "models/llava_ov_encoder.h"
+#include "models/siglip_preprocess.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+using namespace once;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Reference {
+    std::string dir;
+    at::Tensor frames, pixels, s1, s2, newline;
+    std::string source;
+};
+
+Reference makeReference(const QStringList& args) {
+    Reference r;
+    r.dir = test::tempDir();
+    auto res = test::runPython("llava_ov_vision_reference.py",
+                               QStringList{QString::fromStdString(r.dir)} + args);
+    if (res.exitCode != 0) {
+        qWarning().noquote() << res.err;
+    }
+    [&] { QCOMPARE(res.exitCode, 0); }();
+    auto f = SafetensorsFile::open(r.dir + "/reference.safetensors");
+    r.frames = loadTensor(f, "frames").clone();
+    r.pixels = loadTensor(f, "pixel_values").clone();
+    r.s1 = loadTensor(f, "features_s1").clone();
+    r.s2 = loadTensor(f, "features_s2").clone();
+    r.newline = loadTensor(f, "newline").clone();
+    r.source = f.meta("preprocess_source");
+    return r;
+}
+
+EncoderOptions options(const std::string& dir, int stride, const std::string& dtype = "float32") {
+    EncoderOptions o;
+    o.modelDir = dir;
+    o.poolStride = stride;
+    o.dtype = dtype;
+    return o;
+}
+
+/// A copy of `src` (config, preprocessor config, one safetensors) with tensors changed by `edit`.
+std::string copyModel(const std::string& src,
+                      const std::function<void(std::map<std::string, at::Tensor>&)>& edit) {
+    const std::string dst = test::tempDir() + "/edited";
+    fs::create_directories(dst);
+    fs::copy_file(src + "/config.json", dst + "/config.json");
+    fs::copy_file(src + "/preprocessor_config.json", dst + "/preprocessor_config.json");
+    HfCheckpoint ck = HfCheckpoint::open(src);
+    std::map<std::string, at::Tensor> tensors;
+    for (const std::string& n : ck.names()) {
+        tensors[n] = ck.get(n).clone();
+    }
+    edit(tensors);
+    SafetensorsWriter w;
+    for (auto& [n, t] : tensors) {
+        addTensor(w, n, t);
+    }
+    w.write(dst + "/model.safetensors");
+    return dst;
+}
+
+void editConfig(const std::string& dir, const std::function<void(nlohmann::json&)>& edit) {
+    std::ifstream in(dir + "/config.json");
+    nlohmann::json j = nlohmann::json::parse(in);
+    in.close();
+    edit(j);
+    std::ofstream(dir + "/config.json") << j.dump(2);
+}
+
+}  // namespace
+
+class TestLlavaOvEncoder : public QObject {
+    Q_OBJECT
+    Reference small_, full_;
+
+    void checkParity(const std::string& dir, const Reference& r, int stride, const char* what) {
+        LlavaOvEncoder enc(options(dir, stride));
+        const at::Tensor& want = stride == 1 ? r.s1 : r.s2;
+        EncodedVideo fromFrames = enc.encode(r.frames);
+        EncodedVideo fromPixels = enc.encodePixels(r.pixels);
+        QCOMPARE(fromFrames.features.sizes().vec(), want.sizes().vec());
+        QCOMPARE(std::int64_t(fromFrames.gridH) * fromFrames.gridW, want.size(1));
+        const double ePix = test::maxAbsDiff(fromPixels.features, want);
+        const double eFrames = test::maxAbsDiff(fromFrames.features, want);
+        qInfo("%s stride %d: max |C++ - HF| = %.3g (from HF pixels), %.3g (from frames)", what,
+              stride, ePix, eFrames);
+        QVERIFY2(ePix <= 1e-4, what);
+        QVERIFY2(eFrames <= 1e-4, what);
+        QCOMPARE(test::maxAbsDiff(fromFrames.layoutTokens, r.newline), 0.0);
+    }
+
+  private slots:
+    void initTestCase() {
+        small_ = makeReference({"--grid", "4", "--patch", "14", "--layer", "-2"});
+        full_ = makeReference({"--grid", "27", "--patch", "2", "--layer", "-1", "--heads", "16",
+                               "--frames", "2", "--llava-next"});
+        qInfo("reference preprocessing: %s", small_.source.c_str());
+    }
+
+    void parityStride1() { checkParity(small_.dir + "/model", small_, 1, "4x4 grid, layer -2"); }
+    void parityStride2() { checkParity(small_.dir + "/model", small_, 2, "4x4 grid, layer -2"); }
+    void parity27GridStride1() { checkParity(full_.dir + "/model", full_, 1, "27x27 grid"); }
+    void parity27GridStride2() {
+        checkParity(full_.dir + "/model", full_, 2, "27x27 grid");
+        LlavaOvEncoder enc(options(full_.dir + "/model", 2));
+        QCOMPARE(enc.encodePixels(full_.pixels).gridH, 14);  // ceil(27 / 2): 196 tokens a frame
+    }
+
+    void shardedFolder() {
+        QVERIFY(fs::exists(small_.dir + "/model_sharded/model.safetensors.index.json"));
+        checkParity(small_.dir + "/model_sharded", small_, 2, "sharded");
+    }
+
+    void originalKeyNames() {
+        LlavaOvEncoder enc(options(small_.dir + "/model_orig", 1));
+        QCOMPARE(enc.projectorLayout(), std::string("mm_projector"));
+        checkParity(small_.dir + "/model_orig", small_, 1, "mm_projector keys");
+    }
+
+    void llavaNextConfig() {
+        LlavaOvEncoder enc(options(full_.dir + "/model_llava_next", 2));
+        QCOMPARE(enc.config().configLayout, std::string("llava-next"));
+        QCOMPARE(enc.config().vision.numHeads, std::int64_t(16));
+        checkParity(full_.dir + "/model_llava_next", full_, 2, "LLaVA-NeXT config");
+    }
+
+    void preprocessingMatchesHuggingFace() {
+        for (const Reference* r : {&small_, &full_}) {
+            auto cfg = SiglipPreprocessConfig::fromFolder(r->dir + "/model", 0);
+            QCOMPARE(cfg.mean[1], 0.48);
+            at::Tensor px = siglipPreprocess(r->frames, cfg);
+            const double e = test::maxAbsDiff(px, r->pixels);
+            // One uint8 step of the resize is 1/255/std ≈ 0.015: a bound of 1e-5 means the
+            // resized bytes are identical and only float rounding of the normalisation remains.
+            qInfo("preprocessing %lldx%lld -> %lld: max |C++ - HF| = %.3g (%s)",
+                  (long long)r->frames.size(1), (long long)r->frames.size(2), (long long)cfg.height,
+                  e, r->source.c_str());
+            QVERIFY(e <= 1e-5);
+        }
+    }
+
+    void reducedPrecision() {
+        for (const char* dtype : {"bfloat16", "float16"}) {
+            LlavaOvEncoder enc(options(full_.dir + "/model", 2, dtype));
+            EncodedVideo v = enc.encode(full_.frames);
+            const double scale = full_.s2.abs().max().item<double>();
+            const double e = test::maxAbsDiff(v.features, full_.s2);
+            qInfo("%s: max |C++ - HF f32| = %.3g (max |feature| %.3g)", dtype, e, scale);
+            QVERIFY(e <= 0.05 * scale);
+            QCOMPARE(v.features.scalar_type(),
+                     std::string(dtype) == "bfloat16" ? at::kBFloat16 : at::kHalf);
+        }
+    }
+
+    void registeredBackbone() {
+        auto names = visualEncoderNames();
+        QVERIFY(std::find(names.begin(), names.end(), "llava-onevision") != names.end());
+        auto enc = makeVisualEncoder("llava-onevision", options(small_.dir + "/model", 2));
+        QCOMPARE(enc->backbone(), std::string("llava-onevision"));
+        QCOMPARE(enc->dim(), std::int64_t(48));
+        EncodedVideo v = enc->encode(small_.frames.slice(0, 0, 0));
+        QCOMPARE(v.features.sizes().vec(), (std::vector<std::int64_t>{0, 4, 48}));
+    }
+
+    void badInputsAndFolders() {
+        const std::string src = small_.dir + "/model";
+        auto expectError = [](const std::function<void()>& f, const std::string& file,
+                              const std::string& field) {
+            try {
+                f();
+                QFAIL("no error");
+            } catch (const OnceError& e) {
+                qInfo("%s", e.what());
+                QVERIFY2(e.where().file.find(file) != std::string::npos, e.what());
+                QCOMPARE(e.where().field, field);
+            }
+        };
+        const std::string missing =
+            copyModel(src, [](auto& t) { t.erase("multi_modal_projector.linear_2.weight"); });
+        expectError([&] { LlavaOvEncoder e(options(missing, 1)); }, missing,
+                    "multi_modal_projector.linear_2.weight");
+        const std::string badShape = copyModel(src, [](auto& t) {
+            t["vision_tower.embeddings.position_embedding.weight"] = at::zeros({15, 32});
+        });
+        expectError([&] { LlavaOvEncoder e(options(badShape, 1)); }, badShape,
+                    "vision_tower.embeddings.position_embedding.weight");
+        const std::string noField = copyModel(src, [](auto&) {});
+        editConfig(noField, [](nlohmann::json& j) { j["vision_config"].erase("patch_size"); });
+        expectError([&] { LlavaOvEncoder e(options(noField, 1)); }, noField + "/config.json",
+                    "vision_config.patch_size");
+        const std::string noText = copyModel(src, [](auto&) {});
+        editConfig(noText, [](nlohmann::json& j) { j["text_config"].erase("hidden_size"); });
+        expectError([&] { LlavaOvEncoder e(options(noText, 1)); }, "config.json",
+                    "text_config.hidden_size");
+        const std::string badLayer = copyModel(src, [](auto&) {});
+        editConfig(badLayer, [](nlohmann::json& j) { j["vision_feature_layer"] = -5; });
+        expectError([&] { LlavaOvEncoder e(options(badLayer, 1)); }, "config.json",
+                    "vision_feature_layer");
+
+        LlavaOvEncoder enc(options(src, 1));
+        expectError([&] { enc.encode(at::zeros({2, 10, 10, 3}, at::kFloat)); }, "", "frames");
+        expectError([&] { enc.encode(at::zeros({2, 10, 10}, at::kByte)); }, "", "frames");
+        expectError([&] { LlavaOvEncoder e(options(src, 1, "int8")); }, "", "dtype");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLlavaOvEncoder)
+#include "test_llava_ov_encoder.moc"
