@@ -1,0 +1,72 @@
+#pragma once
+// Byte-level BPE tokenizer read from a Hugging Face tokenizer.json (Qwen2, Llama-3, SmolLM2
+// style): added/special tokens split first, then normalizer, pre-tokenizer (regex Split and
+// ByteLevel), BPE merges by rank; decoding maps the byte characters back to UTF-8.
+// Checked id for id against the `tokenizers` package (tests/tokenizer).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "tokenizer/unicode_normalizer.h"
+
+namespace once {
+
+class RegexSplitter;
+
+struct AddedToken {
+    std::int64_t id = 0;
+    std::string content;
+    bool special = false;
+    bool lstrip = false;  ///< swallows whitespace on its left
+    bool rstrip = false;  ///< swallows whitespace on its right
+};
+
+class BpeTokenizer {
+  public:
+    /// Reads `path` (tokenizer.json). Throws OnceError naming the file and the field on a missing
+    /// or unsupported part.
+    static BpeTokenizer fromFile(const std::string& path);
+    BpeTokenizer(BpeTokenizer&&) noexcept;
+    BpeTokenizer& operator=(BpeTokenizer&&) noexcept;
+    ~BpeTokenizer();
+
+    /// Token ids of `text` (valid UTF-8; throws OnceError otherwise). No BOS/EOS is added.
+    std::vector<std::int64_t> encode(const std::string& text) const;
+    /// Text of `ids`; invalid UTF-8 (a cut multi-byte character) becomes U+FFFD, as in HF.
+    std::string decode(const std::vector<std::int64_t>& ids, bool skipSpecial = false) const;
+    /// Raw bytes of `ids` (may end inside a character): what streaming output accumulates.
+    std::string decodeBytes(const std::vector<std::int64_t>& ids, bool skipSpecial = false) const;
+
+    std::optional<std::int64_t> tokenId(const std::string& token) const;
+    /// Like tokenId but throws OnceError naming the tokenizer file when absent.
+    std::int64_t requireTokenId(const std::string& token) const;
+    /// One past the largest id (vocabulary plus added tokens).
+    std::int64_t size() const noexcept { return size_; }
+    const std::vector<AddedToken>& addedTokens() const noexcept { return added_; }
+    const std::string& path() const noexcept { return path_; }
+
+  private:
+    BpeTokenizer() = default;
+    struct PreStep;
+    void encodeSegment(std::string_view segment, std::vector<std::int64_t>& out) const;
+    void bpe(const std::string& word, std::vector<std::int64_t>& out) const;
+
+    std::string path_;
+    std::unordered_map<std::string, std::int64_t> vocab_;
+    std::vector<std::string> idToToken_;
+    std::vector<char> isAdded_;
+    std::unordered_map<std::uint64_t, std::pair<std::int32_t, std::int64_t>> merges_;
+    std::vector<AddedToken> added_;
+    std::vector<NormalForm> normalizers_;
+    std::vector<std::unique_ptr<PreStep>> preSteps_;
+    bool ignoreMerges_ = false;
+    std::optional<std::int64_t> unkId_;
+    std::int64_t size_ = 0;
+    mutable std::unordered_map<std::string, std::vector<std::int64_t>> cache_;
+};
+
+}  // namespace once
