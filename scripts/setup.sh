@@ -15,7 +15,7 @@ DEB_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-multimedia-dev qt6-tools-dev
   qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqt6svg6-dev
-  libqcustomplot-dev libgl-dev
+  libqcustomplot-dev libgl-dev libqt6opengl6-dev libvulkan-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libpcre2-dev nlohmann-json3-dev
   xvfb xauth
