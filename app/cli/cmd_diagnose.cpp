@@ -1,0 +1,96 @@
+// once diagnose: utilisation and coverage of a codebook on a Stage-A cache or feature files.
+#include <ATen/ATen.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "analysis/diagnostics.h"
+#include "cli/command.h"
+#include "codebook/codebook.h"
+#include "features/feature_file.h"
+#include "train/sketch_cache.h"
+#include "util/error.h"
+
+namespace once::cli {
+namespace {
+
+void declare(ArgParser& p) {
+    DiagnosticsOptions d;
+    p.option("codebook", "FILE", "codebook (.safetensors, .npy or .pt)")
+        .option("cache", "DIR", "Stage-A cache: representatives weighted by source count")
+        .option("features", "FILE", "feature file(s), one video each (repeatable)")
+        .option("bootstrap", "N", "video-level bootstrap resamples (0: none)",
+                std::to_string(d.bootstrap))
+        .option("bootstrap-seed", "S", "bootstrap seed", std::to_string(d.bootstrapSeed))
+        .option("random-codebooks", "N", "random-exemplar codebooks (0: none)",
+                std::to_string(d.randomCodebooks))
+        .option("random-seed", "S", "seed of the first random-exemplar codebook",
+                std::to_string(d.randomSeed))
+        .flag("json", "print JSON");
+}
+
+int run(const ArgParser& a) {
+    a.requireOneOf({"cache", "features"});
+    DiagnosticsOptions o;
+    o.bootstrap = a.getInt("bootstrap");
+    o.bootstrapSeed = std::uint64_t(a.getInt("bootstrap-seed"));
+    o.randomCodebooks = int(a.getInt("random-codebooks"));
+    o.randomSeed = std::uint64_t(a.getInt("random-seed"));
+    Codebook cb = Codebook::load(a.get("codebook"));
+    TokenSet t;
+    if (a.has("cache")) {
+        SketchCache c = SketchCache::load(a.get("cache"));
+        cb.checkCompatible(c.reps.size(1), c.backbone, a.get("cache"));
+        t.x = c.reps;
+        t.weights = c.weights;
+        auto [uniq, inverse] = at::_unique(c.video.to(at::kLong), true, true);
+        t.video = inverse;
+        t.numVideos = uniq.size(0);
+    } else {
+        std::vector<at::Tensor> xs, vs;
+        for (const auto& path : a.getAll("features")) {
+            FeatureFile f = FeatureFile::load(path);
+            cb.checkCompatible(f.features.size(-1), f.backbone, path);
+            at::Tensor x = f.features.reshape({-1, f.features.size(-1)}).to(at::kFloat);
+            vs.push_back(at::full({x.size(0)}, t.numVideos++, at::kLong));
+            xs.push_back(x);
+        }
+        t.x = at::cat(xs);
+        t.video = at::cat(vs);
+        t.weights = at::ones({t.x.size(0)}, at::kDouble);
+    }
+    Progress progress = terminalProgress(a.flagSet("json"));
+    Diagnostics d = diagnoseCodebook(cb.vectors(), t, o, &progress);
+    if (a.flagSet("json")) {
+        std::cout << d.toJson() << "\n";
+        return 0;
+    }
+    auto ci = [](const Estimate& e) {
+        std::ostringstream s;
+        s << e.value << " [" << e.lo << ", " << e.hi << "]";
+        return s.str();
+    };
+    std::cout << "codebook " << a.get("codebook") << ": K " << d.codewords << ", " << d.rows
+              << " rows of " << d.videos << " video(s)\n"
+              << "  active codes %            " << ci(d.activeCodesPct) << "\n"
+              << "  entropy-effective capacity % " << ci(d.entropyCapacityPct) << "\n"
+              << "  mean cosine error         " << ci(d.meanCosineError) << "\n  decile shares";
+    for (double s : d.decileShares) {
+        std::cout << " " << s;
+    }
+    std::cout << "\n";
+    for (const auto& [name, e] : d.residuals) {
+        std::cout << "  " << name << " (mean over videos) " << ci(e) << "\n";
+    }
+    if (d.hasRandom) {
+        std::cout << "  random - full mean residual " << ci(d.diffMeanResidual) << "\n"
+                  << "  random - full R95           " << ci(d.diffR95) << "\n";
+    }
+    return 0;
+}
+
+const CommandRegistrar reg{
+    {"diagnose", "codebook utilisation and coverage with bootstrap CIs", declare, run}};
+
+}  // namespace
+}  // namespace once::cli

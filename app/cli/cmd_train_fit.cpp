@@ -1,0 +1,114 @@
+// once train fit: Stage B — Stage-A cache -> codebook file.
+#include <ATen/ATen.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "codebook/codebook.h"
+#include "train/sketch_cache.h"
+#include "train/stage_b.h"
+#include "util/error.h"
+
+namespace once::cli {
+namespace {
+
+void declare(ArgParser& p) {
+    FitConfig d;
+    auto s = [](double v) {
+        std::ostringstream o;
+        o << v;
+        return o.str();
+    };
+    p.option("cache", "DIR", "Stage-A cache (once train sketch)")
+        .option("K", "K", "codebook size", std::to_string(d.codewords), "-K")
+        .option("output", "FILE", "codebook to write (.safetensors)", std::nullopt, "-o")
+        .option("method", "sinkhorn|hard-lloyd", "balanced fitting or the hard-Lloyd control",
+                d.method)
+        .option("weights", "source-count|uniform", "representative weights", d.weights)
+        .option("alpha", "A", "long-tail exponent (0: off)", s(d.alpha))
+        .option("init", "refined|sampled", "initialiser", d.init)
+        .option("candidates", "N", "weighted candidate sample", std::to_string(d.candidates))
+        .option("init-iters", "N", "weighted spherical-Lloyd refinements",
+                std::to_string(d.initIterations))
+        .option("batch", "N", "mini-batch rows", std::to_string(d.batch))
+        .option("epsilon", "E", "Sinkhorn entropy", s(d.epsilon))
+        .option("sinkhorn-iters", "N", "Sinkhorn normalisation steps",
+                std::to_string(d.sinkhornIterations))
+        .option("lr", "LR", "AdamW learning rate", s(d.lr))
+        .option("weight-decay", "WD", "AdamW weight decay", s(d.weightDecay))
+        .option("beta1", "B", "AdamW beta1", s(d.beta1))
+        .option("beta2", "B", "AdamW beta2", s(d.beta2))
+        .option("adam-eps", "E", "AdamW epsilon", s(d.adamEps))
+        .option("grad-clip", "G", "gradient-norm clip (0: off)", s(d.gradClip))
+        .option("commitment", "W", "commitment weight", s(d.commitment))
+        .option("usage", "W", "code-usage weight", s(d.usage))
+        .option("tau-start", "T", "Gumbel temperature start", s(d.tauStart))
+        .option("tau-min", "T", "Gumbel temperature floor", s(d.tauMin))
+        .option("tau-decay", "D", "temperature decay per step", s(d.tauDecay))
+        .option("epochs", "N", "most epochs", std::to_string(d.epochs))
+        .option("patience", "N", "epochs without improvement before stopping",
+                std::to_string(d.patience))
+        .option("lloyd-iters", "N", "hard-lloyd rounds", std::to_string(d.lloydIterations))
+        .option("seed", "S", "seed of sampling, batches and Gumbel noise", std::to_string(d.seed))
+        .option("store-dtype", "F32|BF16", "codebook dtype", std::string("F32"))
+        .flag("json", "print a JSON summary (no progress bar)");
+}
+
+int run(const ArgParser& a) {
+    FitConfig c;
+    c.codewords = a.getInt("K");
+    c.method = a.get("method");
+    c.weights = a.get("weights");
+    c.alpha = a.getDouble("alpha");
+    c.init = a.get("init");
+    c.candidates = a.getInt("candidates");
+    c.initIterations = int(a.getInt("init-iters"));
+    c.batch = a.getInt("batch");
+    c.epsilon = a.getDouble("epsilon");
+    c.sinkhornIterations = int(a.getInt("sinkhorn-iters"));
+    c.lr = a.getDouble("lr");
+    c.weightDecay = a.getDouble("weight-decay");
+    c.beta1 = a.getDouble("beta1");
+    c.beta2 = a.getDouble("beta2");
+    c.adamEps = a.getDouble("adam-eps");
+    c.gradClip = a.getDouble("grad-clip");
+    c.commitment = a.getDouble("commitment");
+    c.usage = a.getDouble("usage");
+    c.tauStart = a.getDouble("tau-start");
+    c.tauMin = a.getDouble("tau-min");
+    c.tauDecay = a.getDouble("tau-decay");
+    c.epochs = int(a.getInt("epochs"));
+    c.patience = int(a.getInt("patience"));
+    c.lloydIterations = int(a.getInt("lloyd-iters"));
+    c.seed = std::uint64_t(a.getInt("seed"));
+    c.validate();
+    SketchCache cache = SketchCache::load(a.get("cache"));
+    Progress progress = terminalProgress(a.flagSet("json"));
+    FitResult r = fitCodebook(cache, c, &progress);
+    auto meta = r.metadata;
+    meta["stage_a_cache"] = a.get("cache");
+    meta["stage_a_manifest"] = cache.manifestJson.substr(0, 4096);
+    Codebook::fromTensor(r.codebook, cache.backbone, cache.featureSource, a.get("output"))
+        .save(a.get("output"), a.get("store-dtype"), meta);
+    nlohmann::json j = {{"codebook", a.get("output")},
+                        {"K", r.codebook.size(0)},
+                        {"D", r.codebook.size(1)},
+                        {"selected_epoch", r.selectedEpoch},
+                        {"criterion", r.criterion},
+                        {"selection", c.selection}};
+    if (a.flagSet("json")) {
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << "fitted " << r.codebook.size(0) << " x " << r.codebook.size(1)
+                  << " codebook (" << c.method << "), selected epoch " << r.selectedEpoch
+                  << " by " << c.selection << " -> " << a.get("output") << "\n";
+    }
+    return 0;
+}
+
+const CommandRegistrar reg{
+    {"train fit", "Stage B: fit a balanced codebook to a Stage-A cache", declare, run}};
+
+}  // namespace
+}  // namespace once::cli

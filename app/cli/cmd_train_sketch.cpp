@@ -1,0 +1,90 @@
+// once train sketch: Stage A — corpus manifest -> resumable cache of weighted sketches.
+#include <ATen/ATen.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "models/visual_encoder.h"
+#include "train/sketch_cache.h"
+#include "util/error.h"
+#include "video/video_reader.h"
+
+namespace once::cli {
+namespace {
+
+void declare(ArgParser& p) {
+    p.option("manifest", "FILE", "corpus JSONL: {\"video\": path, \"category\": name} a line; "
+                                 "a .safetensors entry is an existing feature file")
+        .option("output", "DIR", "cache folder (a rerun resumes it)", std::nullopt, "-o")
+        .option("backbone", "NAME", "encoder for video entries (demo, llava-onevision, ...)",
+                std::string("demo"))
+        .option("model", "DIR", "Hugging Face model folder of the backbone", std::string(""))
+        .option("sample", "RULE", "frames of each video: uniform:N | fps:F[:MIN:MAX]",
+                std::string("uniform:32"))
+        .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
+        .option("bins", "L", "timeline bins (1: single-bin ablation)", std::string("4"))
+        .option("R", "R", "source tokens per representative", std::string("256"))
+        .option("m-min", "N", "smallest sketch per video", std::string("16"))
+        .option("m-max", "N", "largest sketch per video (before the cap)", std::string("128"))
+        .option("cap", "N", "global representative cap (0: none)", std::string("5000000"))
+        .option("iters", "N", "spherical-Lloyd rounds per bin", std::string("10"))
+        .option("seed", "S", "seed of the per-bin Lloyd seeds", std::string("42"))
+        .option("shard-rows", "N", "representatives per shard", std::string("65536"))
+        .flag("skip-errors", "record unreadable videos as failed and go on")
+        .flag("json", "print a JSON summary (no progress bar)");
+}
+
+int run(const ArgParser& a) {
+    SketchCacheOptions o;
+    o.sketch.bins = int(a.getInt("bins"));
+    o.sketch.tokensPerRep = a.getDouble("R");
+    o.sketch.mMin = a.getInt("m-min");
+    o.sketch.mMax = a.getInt("m-max");
+    o.sketch.iterations = int(a.getInt("iters"));
+    o.sketch.seed = std::uint64_t(a.getInt("seed"));
+    o.cap = a.getInt("cap");
+    o.shardRows = a.getInt("shard-rows");
+    o.skipErrors = a.flagSet("skip-errors");
+    const std::string backbone = a.get("backbone");
+    EncoderOptions eo;
+    eo.modelDir = a.get("model");
+    eo.device = a.get("device");
+    SamplingRule rule = SamplingRule::parse(a.get("sample"));
+    std::unique_ptr<VisualEncoder> encoder;
+    VideoEncodeFn encode = [&](const std::string& path, Progress* progress) {
+        if (!encoder) {
+            encoder = makeVisualEncoder(backbone, eo);
+        }
+        SampledFrames f = readFrames(path, rule, progress);
+        EncodedVideo ev = encoder->encode(f.rgb, progress);
+        return VideoTokens{ev.features.to(at::kFloat),
+                           at::tensor(f.times, at::kDouble), encoder->backbone()};
+    };
+    auto corpus = readCorpusManifest(a.get("manifest"));
+    Progress progress = terminalProgress(a.flagSet("json"));
+    SketchCacheSummary s = buildSketchCache(corpus, a.get("output"), o, encode, &progress);
+    nlohmann::json j = {{"cache", a.get("output")},  {"videos", s.videos},
+                        {"done", s.done},            {"failed", s.failed},
+                        {"resumed", s.resumed},      {"reps", s.reps},
+                        {"source_tokens", s.tokens}, {"m_max", s.mMax},
+                        {"seconds", s.seconds},
+                        {"tokens_per_second",
+                         s.seconds > 0 ? double(s.tokensThisRun) / s.seconds : 0.0}};
+    if (a.flagSet("json")) {
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << "sketched " << s.done << " of " << s.videos << " video(s) (" << s.resumed
+                  << " from an earlier run, " << s.failed << " failed): " << s.reps
+                  << " representatives of " << s.tokens << " tokens, m_max " << s.mMax
+                  << " -> " << a.get("output") << "\n";
+    }
+    return s.failed == 0 ? 0 : 1;
+}
+
+const CommandRegistrar reg{
+    {"train sketch", "Stage A: temporally stratified sketches of a corpus (resumable cache)",
+     declare, run}};
+
+}  // namespace
+}  // namespace once::cli
