@@ -199,7 +199,10 @@ LlavaOvEncoder::LlavaOvEncoder(const EncoderOptions& options) : options_(options
 std::string LlavaOvEncoder::featureSource() const {
     std::string layers;
     for (std::int64_t l : config_.featureLayers) {
-        layers += (layers.empty() ? "" : ",") + std::to_string(l);
+        if (!layers.empty()) {
+            layers += ',';
+        }
+        layers += std::to_string(l);
     }
     return "SigLIP hidden state " + layers + " → mlp2x_gelu projector, pool stride " +
            std::to_string(options_.poolStride);

@@ -88,7 +88,7 @@ void editConfig(const std::string& dir, const std::function<void(nlohmann::json&
 
 class TestLlavaOvEncoder : public QObject {
     Q_OBJECT
-    Reference small_, full_;
+    Reference small_, full_, multi_;
 
     void checkParity(const std::string& dir, const Reference& r, int stride, const char* what) {
         LlavaOvEncoder enc(options(dir, stride));
@@ -111,6 +111,7 @@ class TestLlavaOvEncoder : public QObject {
         small_ = makeReference({"--grid", "4", "--patch", "14", "--layer", "-2"});
         full_ = makeReference({"--grid", "27", "--patch", "2", "--layer", "-1", "--heads", "16",
                                "--frames", "2", "--llava-next"});
+        multi_ = makeReference({"--grid", "3", "--patch", "14", "--layer=0,-1", "--frames", "2"});
         qInfo("reference preprocessing: %s", small_.source.c_str());
     }
 
@@ -121,6 +122,13 @@ class TestLlavaOvEncoder : public QObject {
         checkParity(full_.dir + "/model", full_, 2, "27x27 grid");
         LlavaOvEncoder enc(options(full_.dir + "/model", 2));
         QCOMPARE(enc.encodePixels(full_.pixels).gridH, 14);  // ceil(27 / 2): 196 tokens a frame
+    }
+
+    void featureLayerList() {
+        // vision_feature_layer [0, -1]: embeddings and last layer concatenated (2 × 32 wide);
+        // an odd 3×3 grid pools to ceil(3 / 2) = 2.
+        checkParity(multi_.dir + "/model", multi_, 1, "layers [0, -1]");
+        checkParity(multi_.dir + "/model", multi_, 2, "layers [0, -1]");
     }
 
     void shardedFolder() {

@@ -124,14 +124,16 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--grid", type=int, default=4)
     ap.add_argument("--patch", type=int, default=14)
-    ap.add_argument("--layer", type=int, default=-2)
+    ap.add_argument("--layer", default="-2", help="int or comma list (write --layer=-2,-1)")
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--frames", type=int, default=3)
     ap.add_argument("--llava-next", action="store_true")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
 
-    model = build_model(args.grid, args.patch, args.layer, args.heads)
+    layers = [int(x) for x in args.layer.split(",")]
+    layer = layers[0] if len(layers) == 1 else layers
+    model = build_model(args.grid, args.patch, layer, args.heads)
     size = args.grid * args.patch
     mean, std = [0.5, 0.48, 0.45], [0.5, 0.27, 0.26]  # not all equal: catches channel mix-ups
     pre = {
@@ -155,7 +157,7 @@ def main():
               os.path.join(orig, "model.safetensors"), metadata={"format": "pt"})
 
     if args.llava_next:
-        assert args.heads == 16 and args.layer == -1, "LLaVA-NeXT layout needs --heads 16 --layer -1"
+        assert args.heads == 16 and layer == -1, "LLaVA-NeXT layout needs --heads 16 --layer -1"
         nxt = os.path.join(args.out, "model_llava_next")
         os.makedirs(nxt, exist_ok=True)
         shutil.copy(os.path.join(orig, "model.safetensors"), nxt)
@@ -186,7 +188,7 @@ def main():
     with torch.no_grad():
         inner = model.model
         vis = inner.vision_tower(pixel_values, output_hidden_states=True)
-        selected = vis.hidden_states[args.layer]
+        selected = torch.cat([vis.hidden_states[i] for i in layers], dim=-1)
         s1 = inner.multi_modal_projector(selected)
         out = inner.get_video_features(pixel_values[None])
         pooled_and_newline = out.pooler_output
