@@ -1,0 +1,182 @@
+#include "budget/budget_panel.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+
+namespace once::studio {
+
+QString BudgetPanel::variantTitle(once::Variant v) {
+    switch (v) {
+        case once::Variant::Full:
+            return tr("Full (the paper's rule)");
+        case once::Variant::NoReassign:
+            return tr("No reassignment (drop unselected)");
+        case once::Variant::FixedRandom:
+            return tr("Fixed random codewords");
+        case once::Variant::FrameWise:
+            return tr("Frame-wise selection");
+        case once::Variant::RandomGrouping:
+            return tr("Random grouping");
+        case once::Variant::CodewordOutput:
+            return tr("Codeword output");
+        case once::Variant::MedoidOutput:
+            return tr("Medoid output");
+    }
+    return {};
+}
+
+BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setRange(0, LogScale::kSteps);
+    slider_->setPageStep(LogScale::kSteps / 20);
+    slider_->setAccessibleName(tr("Token budget (log scale)"));
+    slider_->setToolTip(tr("Token budget B on a log scale from 1 to K"));
+    spin_ = new QSpinBox(this);
+    spin_->setRange(1, 1);
+    spin_->setAccessibleName(tr("Token budget"));
+    spin_->setKeyboardTracking(false);
+    variantBox_ = new QComboBox(this);
+    for (const std::string& name : once::variantNames()) {
+        variantBox_->addItem(variantTitle(once::parseVariant(name)), QString::fromStdString(name));
+    }
+    variantBox_->setAccessibleName(tr("Variant"));
+
+    auto* budgetRow = new QHBoxLayout;
+    budgetRow->addWidget(slider_, 1);
+    budgetRow->addWidget(spin_);
+
+    groups_ = new QLabel(this);
+    coverage_ = new QLabel(this);
+    llmTokens_ = new QLabel(this);
+    ratio_ = new QLabel(this);
+    time_ = new QLabel(this);
+    for (QLabel* l : {groups_, coverage_, llmTokens_, ratio_, time_}) {
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+
+    auto* form = new QFormLayout(this);
+    form->addRow(tr("&Budget B:"), budgetRow);
+    form->addRow(tr("&Variant:"), variantBox_);
+    form->addRow(tr("Groups M:"), groups_);
+    form->addRow(tr("Coverage:"), coverage_);
+    form->addRow(tr("Tokens to the LLM:"), llmTokens_);
+    form->addRow(tr("Compression:"), ratio_);
+    form->addRow(tr("Time:"), time_);
+    // Labels' buddies make the &-mnemonics reach the controls.
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(budgetRow))) {
+        label->setBuddy(slider_);
+    }
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(variantBox_))) {
+        label->setBuddy(variantBox_);
+    }
+
+    connect(slider_, &QSlider::valueChanged, this, [this](int position) {
+        if (!updating_) {
+            applyBudget(scale_.valueAt(position), true);
+        }
+    });
+    connect(spin_, &QSpinBox::valueChanged, this, [this](int value) {
+        if (!updating_) {
+            applyBudget(value, false);
+        }
+    });
+    connect(variantBox_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!updating_) {
+            emit variantChanged(variant());
+        }
+    });
+    setCodebookSize(0);
+    showResult(nullptr, 0);
+}
+
+void BudgetPanel::setCodebookSize(std::int64_t k) {
+    scale_.maximum = std::max<std::int64_t>(1, k);
+    updating_ = true;
+    spin_->setRange(1, static_cast<int>(scale_.maximum));
+    updating_ = false;
+    setEnabled(k > 0);
+    setBudget(std::min(budget_, scale_.maximum));
+}
+
+void BudgetPanel::setBudget(std::int64_t budget) {
+    budget_ = std::clamp<std::int64_t>(budget, 1, scale_.maximum);
+    updating_ = true;
+    slider_->setValue(scale_.positionOf(budget_));
+    spin_->setValue(static_cast<int>(budget_));
+    updating_ = false;
+}
+
+void BudgetPanel::applyBudget(std::int64_t budget, bool fromSlider) {
+    budget = std::clamp<std::int64_t>(budget, 1, scale_.maximum);
+    updating_ = true;
+    if (fromSlider) {
+        spin_->setValue(static_cast<int>(budget));
+    } else {
+        slider_->setValue(scale_.positionOf(budget));
+    }
+    updating_ = false;
+    if (budget != budget_) {
+        budget_ = budget;
+        emit budgetChanged(budget_);
+    }
+}
+
+void BudgetPanel::setVariant(once::Variant variant) {
+    updating_ = true;
+    variantBox_->setCurrentIndex(
+        variantBox_->findData(QString::fromStdString(once::variantName(variant))));
+    updating_ = false;
+}
+
+once::Variant BudgetPanel::variant() const {
+    const QString name = variantBox_->currentData().toString();
+    return name.isEmpty() ? once::Variant::Full : once::parseVariant(name.toStdString());
+}
+
+void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmTokens) {
+    if (!r) {
+        for (QLabel* l : {groups_, coverage_, llmTokens_, ratio_, time_}) {
+            l->setText(QStringLiteral("–"));
+        }
+        return;
+    }
+    groups_->setText(tr("%1 of %2 used codewords").arg(r->numOutputs).arg(r->usedCodewords));
+    coverage_->setText(tr("%1 % of %2 tokens")
+                           .arg(100.0 * r->coverage, 0, 'f', r->coverage < 1 ? 2 : 0)
+                           .arg(r->numTokens));
+    llmTokens_->setText(QString::number(llmTokens));
+    ratio_->setText(
+        tr("%1 → %2 tokens (%3×)")
+            .arg(r->numTokens)
+            .arg(r->numOutputs)
+            .arg(r->numOutputs > 0 ? static_cast<double>(r->numTokens) / r->numOutputs : 0.0, 0,
+                 'f', 1));
+    const auto& s = r->seconds;
+    time_->setText(tr("%1 ms (select %2, reassign %3, pool %4)")
+                       .arg((s.select + s.reassign + s.pool) * 1e3, 0, 'f', 2)
+                       .arg(s.select * 1e3, 0, 'f', 2)
+                       .arg(s.reassign * 1e3, 0, 'f', 2)
+                       .arg(s.pool * 1e3, 0, 'f', 2));
+}
+
+QString BudgetPanel::readout(const QString& key) const {
+    if (key == QLatin1String("M")) {
+        return groups_->text();
+    }
+    if (key == QLatin1String("coverage")) {
+        return coverage_->text();
+    }
+    if (key == QLatin1String("llm")) {
+        return llmTokens_->text();
+    }
+    if (key == QLatin1String("time")) {
+        return time_->text();
+    }
+    return ratio_->text();
+}
+
+}  // namespace once::studio

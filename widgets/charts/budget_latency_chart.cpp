@@ -1,0 +1,185 @@
+#include "charts/budget_latency_chart.h"
+
+#include <qcustomplot.h>
+
+#include <QPushButton>
+
+#include "charts/chart_export.h"
+
+namespace once::studio {
+
+BudgetLatencyChart::BudgetLatencyChart(QWidget* parent)
+    : ChartWidget(tr("Budget vs latency"), parent), plot_(new QCustomPlot(this)) {
+    plot_->setMinimumHeight(220);
+    measure_ = new QPushButton(tr("&Measure Sweep"), this);
+    measure_->setToolTip(tr("Re-compress this video at budgets 1, 2, 4, … K and time each stage"));
+    connect(measure_, &QPushButton::clicked, this, &BudgetLatencyChart::measureRequested);
+    auto* holder = new QWidget(this);
+    auto* layout = new QVBoxLayout(holder);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_, 1);
+    layout->addWidget(measure_, 0, Qt::AlignLeft);
+    setPlotWidget(holder);
+    setCanMeasure(false);
+    replot();
+}
+
+void BudgetLatencyChart::setSweep(const std::optional<BudgetSweep>& sweep, int layoutTokens) {
+    sweep_ = sweep;
+    layoutTokens_ = layoutTokens;
+    replot();
+}
+
+void BudgetLatencyChart::setLlm(const LlmDims& dims, bool fromModel) {
+    llm_ = dims.isValid() ? dims : LlmDims::qwen2_7b();
+    llmFromModel_ = fromModel && dims.isValid();
+    replot();
+}
+
+void BudgetLatencyChart::setPromptTokens(int tokens) {
+    promptTokens_ = std::max(0, tokens);
+    replot();
+}
+
+void BudgetLatencyChart::setCanMeasure(bool can) {
+    measure_->setEnabled(can);
+}
+
+void BudgetLatencyChart::replot() {
+    plot_->clearPlottables();
+    plot_->clearItems();
+    plot_->legend->setVisible(true);
+    plot_->legend->setFont(font());
+    plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    plot_->xAxis->setLabel(tr("Token budget B"));
+    plot_->yAxis->setLabel(tr("Time (ms)"));
+    plot_->yAxis2->setVisible(true);
+    plot_->yAxis2->setLabel(tr("Prefill TFLOPs (%1)").arg(llm_.name));
+    if (!sweep_ || sweep_->points.empty()) {
+        plot_->xAxis->setRange(1, 1024);
+        plot_->replot();
+        setNote(tr("Press Measure Sweep to time re-compression over budgets."));
+        return;
+    }
+    const auto& points = sweep_->points;
+    QVector<double> x, compress, flops, prefill, e2e;
+    const std::int64_t extra = layoutTokens_ + promptTokens_;
+    for (const SweepPoint& p : points) {
+        x << static_cast<double>(p.budget);
+        compress << p.compressMs();
+        flops << prefillFlops(llm_, p.outputs + extra) / 1e12;
+        if (p.prefillMs >= 0) {
+            prefill << p.prefillMs;
+        }
+        if (p.endToEndMs >= 0) {
+            e2e << p.endToEndMs;
+        }
+    }
+    const double x0 = x.front() * 0.8, x1 = x.back() * 1.25;
+    double top = *std::max_element(compress.begin(), compress.end());
+
+    auto* compressGraph = new QCPGraph(plot_->xAxis, plot_->yAxis);
+    compressGraph->setName(tr("ONCE compression (select + reassign + pool)"));
+    compressGraph->setData(x, compress, true);
+    compressGraph->setPen(QPen(QColor(40, 100, 180), 2));
+    compressGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+
+    auto* assign = new QCPGraph(plot_->xAxis, plot_->yAxis);
+    assign->setName(tr("Assignment, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1));
+    assign->setData(QVector<double>{x0, x1}, QVector<double>{sweep_->assignMs, sweep_->assignMs});
+    assign->setPen(QPen(QColor(40, 100, 180), 1, Qt::DotLine));
+    top = std::max(top, sweep_->assignMs);
+
+    auto timed = [&](const QVector<double>& y, double dense, const QString& name,
+                     const QColor& colour) {
+        if (y.size() == x.size()) {
+            auto* g = new QCPGraph(plot_->xAxis, plot_->yAxis);
+            g->setName(name);
+            g->setData(x, y, true);
+            g->setPen(QPen(colour, 2));
+            top = std::max(top, *std::max_element(y.begin(), y.end()));
+        }
+        if (dense >= 0) {
+            auto* d = new QCPGraph(plot_->xAxis, plot_->yAxis);
+            d->setName(tr("Dense: %1").arg(name));
+            d->setData(QVector<double>{x0, x1}, QVector<double>{dense, dense});
+            d->setPen(QPen(colour, 1.5, Qt::DashLine));
+            top = std::max(top, dense);
+        }
+    };
+    timed(prefill, sweep_->densePrefillMs, tr("prefill"), QColor(200, 80, 40));
+    timed(e2e, sweep_->denseEndToEndMs, tr("end to end"), QColor(60, 150, 60));
+
+    auto* flopsGraph = new QCPGraph(plot_->xAxis, plot_->yAxis2);
+    flopsGraph->setName(tr("Prefill FLOPs, ONCE"));
+    flopsGraph->setData(x, flops, true);
+    flopsGraph->setPen(QPen(QColor(140, 60, 160), 1.5));
+    flopsGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 5));
+    const double denseFlops = prefillFlops(llm_, sweep_->denseTokens + extra) / 1e12;
+    auto* denseFlopsGraph = new QCPGraph(plot_->xAxis, plot_->yAxis2);
+    denseFlopsGraph->setName(tr("Prefill FLOPs, Dense (N = %1)").arg(sweep_->denseTokens));
+    denseFlopsGraph->setData(QVector<double>{x0, x1}, QVector<double>{denseFlops, denseFlops});
+    denseFlopsGraph->setPen(QPen(QColor(140, 60, 160), 1.5, Qt::DashLine));
+
+    plot_->xAxis->setRange(x0, x1);
+    plot_->yAxis->setRange(0, top * 1.15);
+    plot_->yAxis2->setRange(0, std::max(denseFlops, flops.back()) * 1.1);
+    plot_->replot();
+    QString note = tr("Median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens "
+                      "besides the visual ones.")
+                       .arg(layoutTokens_)
+                       .arg(promptTokens_);
+    if (!llmFromModel_) {
+        note += QLatin1Char(' ') + tr("No model loaded: FLOPs use %1's dimensions, and prefill "
+                                      "and end-to-end times are not measured.")
+                                       .arg(llm_.name);
+    }
+    setNote(note);
+}
+
+bool BudgetLatencyChart::exportImage(const QString& path, QString* error) {
+    return exportCustomPlot(plot_, path, error);
+}
+
+CsvTable BudgetLatencyChart::table() const {
+    CsvTable t;
+    t.header = {QStringLiteral("method"),        QStringLiteral("budget"),
+                QStringLiteral("visual_tokens"), QStringLiteral("coverage"),
+                QStringLiteral("select_ms"),     QStringLiteral("reassign_ms"),
+                QStringLiteral("pool_ms"),       QStringLiteral("compress_ms"),
+                QStringLiteral("prefill_ms"),    QStringLiteral("end_to_end_ms"),
+                QStringLiteral("prefill_flops")};
+    if (!sweep_) {
+        return t;
+    }
+    const std::int64_t extra = layoutTokens_ + promptTokens_;
+    auto ms = [](double v) { return v >= 0 ? QString::number(v, 'g', 8) : QString(); };
+    t.rows << QStringList{QStringLiteral("dense"),
+                          QString(),
+                          QString::number(sweep_->denseTokens + layoutTokens_),
+                          QStringLiteral("1"),
+                          QString(),
+                          QString(),
+                          QString(),
+                          QStringLiteral("0"),
+                          ms(sweep_->densePrefillMs),
+                          ms(sweep_->denseEndToEndMs),
+                          QString::number(prefillFlops(llm_, sweep_->denseTokens + extra), 'g', 8)};
+    for (const SweepPoint& p : sweep_->points) {
+        t.rows << QStringList{QStringLiteral("once"),
+                              QString::number(p.budget),
+                              QString::number(p.outputs + layoutTokens_),
+                              QString::number(p.coverage, 'g', 8),
+                              ms(p.selectMs),
+                              ms(p.reassignMs),
+                              ms(p.poolMs),
+                              ms(p.compressMs()),
+                              ms(p.prefillMs),
+                              ms(p.endToEndMs),
+                              QString::number(prefillFlops(llm_, p.outputs + extra), 'g', 8)};
+    }
+    return t;
+}
+
+}  // namespace once::studio

@@ -1,0 +1,49 @@
+#pragma once
+// Budget vs latency: a measured sweep over budgets (compression time; prefill and end-to-end
+// time when a model is loaded) with Dense as the reference line, and prefill FLOPs from the
+// actual input length on a second axis.
+#include <optional>
+
+#include "charts/budget_sweep.h"
+#include "charts/chart_widget.h"
+#include "charts/prefill_flops.h"
+
+class QCustomPlot;
+class QPushButton;
+
+namespace once::studio {
+
+class BudgetLatencyChart : public ChartWidget {
+    Q_OBJECT
+  public:
+    explicit BudgetLatencyChart(QWidget* parent = nullptr);
+
+    /// The measured sweep (nullopt clears). `layoutTokens` are added to every input length.
+    void setSweep(const std::optional<BudgetSweep>& sweep, int layoutTokens);
+    /// Dimensions used for FLOPs; `fromModel` false labels them as the reference model's.
+    void setLlm(const LlmDims& dims, bool fromModel);
+    /// Text tokens of the prompt around the video (system turn, question).
+    void setPromptTokens(int tokens);
+    /// Enables the "Measure" button (a video and a codebook are loaded, nothing running).
+    void setCanMeasure(bool can);
+
+    bool exportImage(const QString& path, QString* error = nullptr) override;
+    CsvTable table() const override;
+    QCustomPlot* plot() const { return plot_; }
+
+  signals:
+    void measureRequested();
+
+  private:
+    void replot();
+
+    QCustomPlot* plot_;
+    QPushButton* measure_;
+    std::optional<BudgetSweep> sweep_;
+    int layoutTokens_ = 0;
+    int promptTokens_ = 32;
+    LlmDims llm_ = LlmDims::qwen2_7b();
+    bool llmFromModel_ = false;
+};
+
+}  // namespace once::studio

@@ -1,0 +1,61 @@
+#include "charts/budget_sweep.h"
+
+#include <algorithm>
+
+namespace once::studio {
+namespace {
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+}  // namespace
+
+std::vector<std::int64_t> sweepBudgets(std::int64_t codebookSize) {
+    std::vector<std::int64_t> out;
+    for (std::int64_t b = 1; b < codebookSize; b *= 2) {
+        out.push_back(b);
+    }
+    if (codebookSize >= 1) {
+        out.push_back(codebookSize);
+    }
+    return out;
+}
+
+BudgetSweep measureBudgetSweep(const at::Tensor& features, const once::Assignment& assignment,
+                               const once::Codebook& codebook, once::Variant variant, int repeats,
+                               once::Progress* progress) {
+    BudgetSweep sweep;
+    sweep.denseTokens = assignment.numTokens;
+    sweep.assignMs = assignment.seconds * 1e3;
+    const auto budgets = sweepBudgets(assignment.codebookSize);
+    if (progress) {
+        progress->begin("budget sweep", static_cast<double>(budgets.size()));
+    }
+    repeats = std::max(1, repeats);
+    for (std::size_t i = 0; i < budgets.size(); ++i) {
+        once::CompressOptions options;
+        options.budget = budgets[i];
+        options.variant = variant;
+        std::vector<double> select, reassign, pool;
+        SweepPoint p;
+        p.budget = budgets[i];
+        for (int r = 0; r < repeats; ++r) {
+            const auto result = once::compressAssigned(features, assignment, codebook, options);
+            select.push_back(result.seconds.select * 1e3);
+            reassign.push_back(result.seconds.reassign * 1e3);
+            pool.push_back(result.seconds.pool * 1e3);
+            p.outputs = result.numOutputs;
+            p.coverage = result.coverage;
+        }
+        p.selectMs = median(select);
+        p.reassignMs = median(reassign);
+        p.poolMs = median(pool);
+        sweep.points.push_back(p);
+        if (progress) {
+            progress->update(static_cast<double>(i + 1));
+        }
+    }
+    return sweep;
+}
+
+}  // namespace once::studio

@@ -1,0 +1,23 @@
+#pragma once
+// Writing charts to files. QCustomPlot renders PNG and PDF itself but has no SVG: SVG goes
+// through QSvgGenerator with the plot painting itself onto it. Qt Charts views render onto any
+// paint device the same way. All return false and set `error` instead of throwing.
+#include <QString>
+
+class QCustomPlot;
+class QWidget;
+
+namespace once::studio {
+
+struct CsvTable;
+
+/// The image formats by suffix: "png", "svg", "pdf" (lower case), or empty when unsupported.
+QString imageFormatOf(const QString& path);
+
+bool exportCustomPlot(QCustomPlot* plot, const QString& path, QString* error);
+/// Any widget that paints itself (a QChartView): PNG via grab(), SVG and PDF via render().
+bool exportWidget(QWidget* widget, const QString& path, QString* error);
+/// UTF-8 text, written to a temporary file and renamed (never a half-written file).
+bool writeTextFile(const QString& path, const QString& text, QString* error);
+
+}  // namespace once::studio

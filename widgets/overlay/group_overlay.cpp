@@ -1,0 +1,213 @@
+#include "overlay/group_overlay.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+
+#include "compress/assignment.h"
+#include "compress/compression.h"
+#include "session/video_data.h"
+
+namespace once::studio {
+
+GroupOverlay::GroupOverlay(QObject* parent) : QObject(parent) {}
+
+void GroupOverlay::setVideo(const VideoData& video) {
+    frames_ = static_cast<int>(video.numFrames());
+    gridH_ = video.gridH;
+    gridW_ = video.gridW;
+    images_ = video.frames;
+    times_ = video.frameTimes;
+    patchColours_ = video.patchColours;
+    currentFrame_ = std::clamp(currentFrame_, 0, std::max(0, frames_ - 1));
+    setResult(nullptr);
+    emit currentFrameChanged(currentFrame_);
+}
+
+void GroupOverlay::setResult(std::shared_ptr<const once::CompressionResult> result,
+                             std::shared_ptr<const once::Assignment> assignment) {
+    result_ = std::move(result);
+    groupOfToken_.clear();
+    residual_.clear();
+    codewordOfGroup_.clear();
+    sizeOfGroup_.clear();
+    nearestOfToken_.clear();
+    dropped_ = 0;
+    const std::int64_t n = static_cast<std::int64_t>(frames_) * patchesPerFrame();
+    if (result_ && result_->groupOfToken.defined() && result_->groupOfToken.numel() == n) {
+        const at::Tensor g = result_->groupOfToken.to(at::kInt).contiguous();
+        groupOfToken_.assign(g.data_ptr<int>(), g.data_ptr<int>() + n);
+        const at::Tensor r = result_->residual.to(at::kFloat).contiguous();
+        residual_.assign(r.data_ptr<float>(), r.data_ptr<float>() + r.numel());
+        const at::Tensor ids = result_->codewordIds.to(at::kLong).contiguous();
+        codewordOfGroup_.assign(ids.data_ptr<std::int64_t>(),
+                                ids.data_ptr<std::int64_t>() + ids.numel());
+        const at::Tensor sizes = result_->groupSizes.to(at::kLong).contiguous();
+        sizeOfGroup_.assign(sizes.data_ptr<std::int64_t>(),
+                            sizes.data_ptr<std::int64_t>() + sizes.numel());
+        for (int v : groupOfToken_) {
+            dropped_ += v < 0 ? 1 : 0;
+        }
+        if (dropped_ > 0 && assignment && assignment->topIds.defined() &&
+            assignment->topIds.size(0) == n) {
+            const at::Tensor top = assignment->topIds.select(1, 0).to(at::kLong).contiguous();
+            nearestOfToken_.assign(top.data_ptr<std::int64_t>(), top.data_ptr<std::int64_t>() + n);
+        }
+    }
+    rebuildGroupColours();
+    emit changed();
+}
+
+void GroupOverlay::rebuildGroupColours() {
+    const int m = groupCount();
+    groupColour_.resize(m);
+    for (int g = 0; g < m; ++g) {
+        groupColour_[g] = codewordColour(codewordOfGroup_[g]);
+    }
+    groupMean_ = groupColour_;
+    if (patchColours_.size() != groupOfToken_.size() || m == 0) {
+        return;  // no frames: the mean colour mode falls back to group colours
+    }
+    std::vector<double> sum(3 * static_cast<std::size_t>(m), 0.0);
+    std::vector<std::int64_t> count(m, 0);
+    for (std::size_t i = 0; i < groupOfToken_.size(); ++i) {
+        const int g = groupOfToken_[i];
+        if (g < 0) {
+            continue;
+        }
+        const QRgb c = patchColours_[i];
+        sum[3 * g] += qRed(c);
+        sum[3 * g + 1] += qGreen(c);
+        sum[3 * g + 2] += qBlue(c);
+        ++count[g];
+    }
+    for (int g = 0; g < m; ++g) {
+        if (count[g] > 0) {
+            const double k = 1.0 / static_cast<double>(count[g]);
+            groupMean_[g] = QColor(static_cast<int>(sum[3 * g] * k + 0.5),
+                                   static_cast<int>(sum[3 * g + 1] * k + 0.5),
+                                   static_cast<int>(sum[3 * g + 2] * k + 0.5));
+        }
+    }
+}
+
+QColor GroupOverlay::codewordColour(std::int64_t codeword) {
+    // Golden-ratio hue steps keep neighbouring ids far apart on the colour wheel; two
+    // saturation/value levels double the number of tellable-apart colours.
+    const double hue = std::fmod(0.11 + static_cast<double>(codeword) * 0.6180339887498949, 1.0);
+    const bool alt = (codeword / 7) % 2 == 1;
+    return QColor::fromHsvF(static_cast<float>(hue), alt ? 0.55f : 0.85f, alt ? 1.0f : 0.9f);
+}
+
+QImage GroupOverlay::frameImage(int t) const {
+    return t >= 0 && t < images_.size() ? images_[t] : QImage();
+}
+
+double GroupOverlay::frameTime(int t) const {
+    return t >= 0 && t < static_cast<int>(times_.size()) ? times_[t] : static_cast<double>(t);
+}
+
+double GroupOverlay::aspectRatio() const {
+    if (!images_.isEmpty() && !images_.front().isNull()) {
+        return static_cast<double>(images_.front().width()) / images_.front().height();
+    }
+    return gridH_ > 0 ? static_cast<double>(gridW_) / gridH_ : 1.0;
+}
+
+QColor GroupOverlay::fillColour(int token) const {
+    const int g = groupOfToken(token);
+    if (g < 0) {
+        return QColor(60, 60, 60);
+    }
+    return mode_ == ColourMode::GroupMean ? groupMean_[g] : groupColour_[g];
+}
+
+PatchInfo GroupOverlay::patchInfo(int frame, int patch) const {
+    PatchInfo info;
+    if (frame < 0 || frame >= frames_ || patch < 0 || patch >= patchesPerFrame() || !hasResult()) {
+        return info;
+    }
+    const int token = frame * patchesPerFrame() + patch;
+    info.valid = true;
+    info.frame = frame;
+    info.patch = patch;
+    info.row = patch / gridW_;
+    info.col = patch % gridW_;
+    info.residual = token < static_cast<int>(residual_.size()) ? residual_[token] : 0.f;
+    const int g = groupOfToken_[token];
+    info.dropped = g < 0;
+    if (g >= 0) {
+        info.rank = g;
+        info.codeword = codewordOfGroup_[g];
+        info.groupSize = sizeOfGroup_[g];
+    } else if (!nearestOfToken_.empty()) {
+        info.codeword = nearestOfToken_[token];
+    }
+    return info;
+}
+
+int GroupOverlay::membersInFrame(int group, int t) const {
+    if (group < 0 || t < 0 || t >= frames_ || !hasResult()) {
+        return 0;
+    }
+    const int p = patchesPerFrame();
+    return static_cast<int>(
+        std::count(groupOfToken_.begin() + t * p, groupOfToken_.begin() + (t + 1) * p, group));
+}
+
+void GroupOverlay::setOpacity(double opacity) {
+    opacity = std::clamp(opacity, 0.0, 1.0);
+    if (opacity != opacity_) {
+        opacity_ = opacity;
+        emit changed();
+    }
+}
+
+void GroupOverlay::setColourMode(ColourMode mode) {
+    if (mode != mode_) {
+        mode_ = mode;
+        emit changed();
+    }
+}
+
+void GroupOverlay::setShowOutlines(bool show) {
+    if (show != outlines_) {
+        outlines_ = show;
+        emit changed();
+    }
+}
+
+int GroupOverlay::selectedGroup() const {
+    if (selectedCodeword_ < 0) {
+        return -1;
+    }
+    const auto it = std::find(codewordOfGroup_.begin(), codewordOfGroup_.end(), selectedCodeword_);
+    return it == codewordOfGroup_.end() ? -1 : static_cast<int>(it - codewordOfGroup_.begin());
+}
+
+void GroupOverlay::setSelectedCodeword(std::int64_t codeword) {
+    if (codeword != selectedCodeword_) {
+        selectedCodeword_ = codeword;
+        emit selectionChanged(codeword);
+        emit changed();
+    }
+}
+
+void GroupOverlay::toggleSelectionAt(int frame, int patch) {
+    const PatchInfo info = patchInfo(frame, patch);
+    if (!info.valid || info.dropped || info.codeword == selectedCodeword_) {
+        setSelectedCodeword(-1);
+    } else {
+        setSelectedCodeword(info.codeword);
+    }
+}
+
+void GroupOverlay::setCurrentFrame(int t) {
+    t = std::clamp(t, 0, std::max(0, frames_ - 1));
+    if (t != currentFrame_) {
+        currentFrame_ = t;
+        emit currentFrameChanged(t);
+    }
+}
+
+}  // namespace once::studio

@@ -1,0 +1,117 @@
+#pragma once
+// What the overlay views draw, computed once per compression result: for every token its group
+// (output row, or −1 when dropped), its cosine residual, and each group's codeword, size and
+// colours. The views only read it; a change of result, mode, opacity or selection emits changed().
+#include <QColor>
+#include <QImage>
+#include <QObject>
+#include <QVector>
+#include <memory>
+#include <vector>
+
+namespace once {
+struct Assignment;
+struct CompressionResult;
+}  // namespace once
+
+namespace once::studio {
+
+struct VideoData;
+
+/// Everything the hover tooltip shows about one patch.
+struct PatchInfo {
+    bool valid = false;
+    int frame = -1, patch = -1, row = -1, col = -1;
+    bool dropped = false;        ///< no-reassign: the token is in no output group
+    int rank = -1;               ///< output row = frequency rank of the group (0 = largest)
+    std::int64_t codeword = -1;  ///< codeword id of the group (k̂ when dropped)
+    std::int64_t groupSize = 0;
+    float residual = 0;  ///< 1 − cos(x, c) of this token
+};
+
+class GroupOverlay : public QObject {
+    Q_OBJECT
+  public:
+    enum class ColourMode { GroupColour, GroupMean };
+
+    explicit GroupOverlay(QObject* parent = nullptr);
+
+    /// Frames, grid and patch colours of a video (frames may be empty: neutral background).
+    void setVideo(const VideoData& video);
+    /// The compression to show; null clears the overlay. The assignment (optional) names the
+    /// nearest codeword of dropped tokens.
+    void setResult(std::shared_ptr<const once::CompressionResult> result,
+                   std::shared_ptr<const once::Assignment> assignment = nullptr);
+
+    int frameCount() const { return frames_; }
+    int gridH() const { return gridH_; }
+    int gridW() const { return gridW_; }
+    int patchesPerFrame() const { return gridH_ * gridW_; }
+    bool hasResult() const { return !groupOfToken_.empty(); }
+    /// Image of frame `t`, or a null image when the video has no frames.
+    QImage frameImage(int t) const;
+    double frameTime(int t) const;
+    /// Width / height of a frame as drawn.
+    double aspectRatio() const;
+
+    int groupOfToken(int token) const { return hasResult() ? groupOfToken_[token] : -1; }
+    bool isDropped(int token) const { return hasResult() && groupOfToken_[token] < 0; }
+    std::int64_t codewordOfGroup(int group) const { return codewordOfGroup_[group]; }
+    int groupCount() const { return static_cast<int>(codewordOfGroup_.size()); }
+    int droppedCount() const { return dropped_; }
+    /// Fill colour of a token's patch in the current mode (opaque; the view applies opacity).
+    QColor fillColour(int token) const;
+    /// A stable colour per codeword id, so a group keeps its colour when the budget moves.
+    static QColor codewordColour(std::int64_t codeword);
+
+    PatchInfo patchInfo(int frame, int patch) const;
+    /// Members of `group` in frame `t`.
+    int membersInFrame(int group, int t) const;
+
+    double opacity() const { return opacity_; }
+    void setOpacity(double opacity);
+    ColourMode colourMode() const { return mode_; }
+    void setColourMode(ColourMode mode);
+    bool showOutlines() const { return outlines_; }
+    void setShowOutlines(bool show);
+
+    /// The selected group, kept by codeword id so it survives a budget change while that
+    /// codeword is still selected; −1: none.
+    std::int64_t selectedCodeword() const { return selectedCodeword_; }
+    /// Output row of the selected codeword in the current result, −1 when absent.
+    int selectedGroup() const;
+    void setSelectedCodeword(std::int64_t codeword);
+    /// Selects the group of the patch (or clears the selection when it is already selected or
+    /// the token was dropped).
+    void toggleSelectionAt(int frame, int patch);
+
+    int currentFrame() const { return currentFrame_; }
+    void setCurrentFrame(int t);
+
+  signals:
+    void changed();
+    void currentFrameChanged(int frame);
+    void selectionChanged(std::int64_t codeword);
+
+  private:
+    void rebuildGroupColours();
+
+    int frames_ = 0, gridH_ = 0, gridW_ = 0;
+    QVector<QImage> images_;
+    std::vector<double> times_;
+    std::vector<QRgb> patchColours_;
+    std::shared_ptr<const once::CompressionResult> result_;
+    std::vector<int> groupOfToken_;
+    std::vector<float> residual_;
+    std::vector<std::int64_t> codewordOfGroup_, sizeOfGroup_;
+    std::vector<std::int64_t> nearestOfToken_;  // k̂ of dropped tokens, −1 otherwise
+    std::vector<QColor> groupColour_, groupMean_;
+    int dropped_ = 0;
+    double opacity_ = 0.55;
+    ColourMode mode_ = ColourMode::GroupColour;
+    bool outlines_ = true;
+    std::int64_t selectedCodeword_ = -1;
+    int currentFrame_ = 0;
+};
+
+}  // namespace once::studio

@@ -1,0 +1,589 @@
+#include "session/studio_session.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <QDir>
+#include <QFileInfo>
+#include <cstdio>
+#include <random>
+
+#include "codebook/codebook.h"
+#include "features/feature_file.h"
+#include "io/safetensors.h"
+#include "models/visual_encoder.h"
+#include "session/demo_assets.h"
+#include "tasks/background_task.h"
+#include "util/error.h"
+#include "video/video_reader.h"
+
+namespace once::studio {
+namespace {
+
+/// Size of the stand-in demo codebook sampled from the demo video when its file is missing.
+constexpr std::int64_t kFallbackCodebookSize = 256;
+
+once::EncoderOptions encoderOptions(const PipelineSettings& s, const QString& modelDir) {
+    once::EncoderOptions o;
+    o.modelDir = modelDir.toStdString();
+    o.device = s.device == QLatin1String("auto") ? "cpu" : s.device.toStdString();
+    o.dtype = s.dtype.toStdString();
+    o.poolStride = s.poolStride;
+    o.threads = s.threads;
+    return o;
+}
+
+once::AssignOptions assignOptions(const PipelineSettings& s) {
+    once::AssignOptions o;
+    o.device = s.device.toStdString();
+    return o;
+}
+
+// The encoder for `settings`, reusing `cached` when it was built for the same settings.
+std::shared_ptr<once::VisualEncoder> encoderFor(std::shared_ptr<once::VisualEncoder> cached,
+                                                bool cacheMatches, const PipelineSettings& s,
+                                                const QString& modelDir) {
+    if (cached && cacheMatches) {
+        return cached;
+    }
+    return once::makeVisualEncoder(s.backbone.toStdString(), encoderOptions(s, modelDir));
+}
+
+VideoData decodeAndEncode(const QString& path, const PipelineSettings& s,
+                          once::VisualEncoder& encoder, once::Progress& progress) {
+    const auto rule = once::SamplingRule::parse(s.sampling.toStdString());
+    const once::SampledFrames frames = once::readFrames(path.toStdString(), rule, &progress);
+    progress.throwIfCancelled();
+    const once::EncodedVideo encoded = encoder.encode(frames.rgb, &progress);
+    VideoData v;
+    v.source = path;
+    v.features = encoded.features;
+    v.frameTimes = frames.times;
+    v.gridH = encoded.gridH;
+    v.gridW = encoded.gridW;
+    if (v.gridH * v.gridW != v.patchesPerFrame()) {
+        guessGrid(v.patchesPerFrame(), v.gridH, v.gridW);
+    }
+    v.backbone = encoder.backbone();
+    v.featureSource = encoder.featureSource();
+    v.layoutTokens =
+        encoded.layoutTokens.defined() ? static_cast<int>(encoded.layoutTokens.size(0)) : 0;
+    attachFrames(v, frames.rgb);
+    return v;
+}
+
+// A codebook of `k` rows sampled (seeded, without replacement) from the video's own features:
+// the demo's stand-in when the trained demo codebook is not installed.
+std::shared_ptr<const once::Codebook> codebookFromFeatures(const VideoData& v, std::int64_t k) {
+    const at::Tensor flat = v.features.reshape({-1, v.dim()}).to(at::kFloat);
+    const std::int64_t n = flat.size(0);
+    k = std::min(k, n);
+    std::vector<std::int64_t> order(n);
+    for (std::int64_t i = 0; i < n; ++i) {
+        order[i] = i;
+    }
+    std::mt19937_64 rng(42);
+    for (std::int64_t i = 0; i < k; ++i) {  // partial Fisher–Yates: portable and seeded
+        std::uniform_int_distribution<std::int64_t> pick(i, n - 1);
+        std::swap(order[i], order[pick(rng)]);
+    }
+    const at::Tensor rows =
+        at::from_blob(order.data(), {k}, at::TensorOptions().dtype(at::kLong)).clone();
+    return std::make_shared<once::Codebook>(
+        once::Codebook::fromTensor(flat.index_select(0, rows).contiguous(), v.backbone,
+                                   v.featureSource, "sampled from the demo video"));
+}
+
+struct AssignOutcome {
+    std::shared_ptr<const once::Assignment> assignment;
+    std::shared_ptr<const once::CompressionResult> result;
+};
+
+AssignOutcome assignAndCompress(const VideoData& v, const once::Codebook& codebook,
+                                const PipelineSettings& s, once::CompressOptions options,
+                                once::Progress& progress) {
+    AssignOutcome out;
+    auto assignment = std::make_shared<once::Assignment>(
+        once::assignTokens(v.features, codebook, assignOptions(s), &progress));
+    progress.throwIfCancelled();
+    options.budget = std::clamp<std::int64_t>(options.budget, 1, codebook.size());
+    out.result = std::make_shared<once::CompressionResult>(
+        once::compressAssigned(v.features, *assignment, codebook, options));
+    out.assignment = std::move(assignment);
+    return out;
+}
+
+}  // namespace
+
+StudioSession::FileKind StudioSession::classify(const QString& path) {
+    const QFileInfo info(path);
+    if (info.isDir()) {
+        if (QFileInfo(QDir(path).filePath(QStringLiteral("config.json"))).isFile()) {
+            return FileKind::ModelFolder;
+        }
+        return FileKind::Video;  // a folder of numbered frames
+    }
+    const QString suffix = info.suffix().toLower();
+    static const QStringList videos = {
+        QStringLiteral("mp4"),  QStringLiteral("mkv"),  QStringLiteral("avi"),
+        QStringLiteral("mov"),  QStringLiteral("webm"), QStringLiteral("mpg"),
+        QStringLiteral("mpeg"), QStringLiteral("ogv"),  QStringLiteral("m4v"),
+        QStringLiteral("flv"),  QStringLiteral("wmv"),  QStringLiteral("ts")};
+    if (videos.contains(suffix)) {
+        return FileKind::Video;
+    }
+    if (suffix == QLatin1String("npy") || suffix == QLatin1String("pt") ||
+        suffix == QLatin1String("pth") || suffix == QLatin1String("bin")) {
+        return FileKind::Codebook;
+    }
+    if (suffix == QLatin1String("safetensors")) {
+        // Only the header is read: cheap enough for the GUI thread.
+        try {
+            const auto file = once::SafetensorsFile::open(path.toStdString());
+            if (file.contains("features")) {
+                return FileKind::FeatureFile;
+            }
+        } catch (const std::exception&) {
+            // A broken file is reported by the codebook loader, with its reason.
+        }
+        return FileKind::Codebook;
+    }
+    return FileKind::Unknown;
+}
+
+StudioSession::StudioSession(QObject* parent)
+    : QObject(parent),
+      loadTask_(new BackgroundTask(this)),
+      compressTask_(new BackgroundTask(this)),
+      sweepTask_(new BackgroundTask(this)) {
+    connect(loadTask_, &BackgroundTask::failed, this,
+            [this](const QString& message) { emit errorOccurred(loadErrorTitle_, message); });
+    connect(loadTask_, &BackgroundTask::finished, this, [this] {
+        if (pendingLoad_) {
+            auto next = std::move(pendingLoad_);
+            pendingLoad_ = {};
+            next();
+        }
+        updateBusy();
+    });
+    connect(compressTask_, &BackgroundTask::failed, this, [this](const QString& message) {
+        emit errorOccurred(tr("Compression failed"), message);
+    });
+    connect(compressTask_, &BackgroundTask::finished, this, [this] {
+        if (compressPending_) {
+            compressPending_ = false;
+            recompress();
+        }
+        updateBusy();
+    });
+    connect(sweepTask_, &BackgroundTask::failed, this, [this](const QString& message) {
+        emit errorOccurred(tr("Budget sweep failed"), message);
+    });
+    connect(sweepTask_, &BackgroundTask::finished, this, &StudioSession::updateBusy);
+}
+
+StudioSession::~StudioSession() {
+    shutdown();
+}
+
+void StudioSession::shutdown() {
+    pendingLoad_ = {};
+    compressPending_ = false;
+    sweepTask_->cancelAndWait();
+    compressTask_->cancelAndWait();
+    loadTask_->cancelAndWait();
+    updateBusy();
+}
+
+void StudioSession::cancel() {
+    pendingLoad_ = {};
+    loadTask_->cancel();
+    sweepTask_->cancel();
+}
+
+bool StudioSession::isBusy() const {
+    return loadTask_->isRunning() || compressTask_->isRunning() || sweepTask_->isRunning() ||
+           pendingLoad_ || compressPending_;
+}
+
+void StudioSession::updateBusy() {
+    const bool busy = isBusy();
+    if (busy != busy_) {
+        busy_ = busy;
+        emit busyChanged(busy);
+    }
+}
+
+std::int64_t StudioSession::llmVisualTokens() const {
+    return result_ ? result_->numOutputs + video_.layoutTokens : 0;
+}
+
+void StudioSession::setPipelineSettings(const PipelineSettings& settings) {
+    settings_ = settings;
+    if (settings.threads > 0) {
+        at::set_num_threads(settings.threads);
+    }
+}
+
+void StudioSession::runLoad(const QString& title, const QString& errorTitle, Work work) {
+    if (loadTask_->isRunning()) {
+        // The newest request wins: stop the running one and start this when it has ended.
+        pendingLoad_ = [this, title, errorTitle, work] { runLoad(title, errorTitle, work); };
+        loadTask_->cancel();
+        updateBusy();
+        return;
+    }
+    loadErrorTitle_ = errorTitle;
+    loadTask_->start(title, std::move(work));
+    updateBusy();
+}
+
+void StudioSession::openVideo(const QString& path) {
+    const PipelineSettings s = settings_;
+    const QString modelDir = model_ ? model_->path : QString();
+    const bool cacheMatches = encoder_ && encoderSettings_ == s && encoderModelDir_ == modelDir;
+    auto cached = encoder_;
+    auto codebook = codebook_;
+    const auto options = options_;
+    runLoad(
+        tr("Opening %1").arg(QFileInfo(path).fileName()), tr("Cannot open video"),
+        [=, this](once::Progress& progress) -> std::function<void()> {
+            auto encoder = encoderFor(cached, cacheMatches, s, modelDir);
+            auto video = std::make_shared<VideoData>(decodeAndEncode(path, s, *encoder, progress));
+            AssignOutcome outcome;
+            QString unloaded;
+            if (codebook) {
+                try {
+                    codebook->checkCompatible(video->dim(), video->backbone, path.toStdString());
+                    outcome = assignAndCompress(*video, *codebook, s, options, progress);
+                } catch (const once::OnceError& e) {
+                    unloaded = QString::fromStdString(e.what());
+                }
+            }
+            return [=, this] {
+                encoder_ = encoder;
+                encoderSettings_ = s;
+                encoderModelDir_ = modelDir;
+                video_ = std::move(*video);
+                if (!unloaded.isEmpty()) {
+                    codebook_.reset();
+                    emit codebookChanged();
+                    emit notice(tr("The codebook was unloaded because it does not fit the "
+                                   "new video: %1")
+                                    .arg(unloaded));
+                }
+                emit videoChanged();
+                installAssignment(outcome.assignment, outcome.result);
+            };
+        });
+}
+
+void StudioSession::openFeatureFile(const QString& path) {
+    const PipelineSettings s = settings_;
+    auto codebook = codebook_;
+    const auto options = options_;
+    runLoad(tr("Opening %1").arg(QFileInfo(path).fileName()), tr("Cannot open feature file"),
+            [=, this](once::Progress& progress) -> std::function<void()> {
+                const once::FeatureFile file = once::FeatureFile::load(path.toStdString());
+                auto video = std::make_shared<VideoData>();
+                video->source = path;
+                video->fromFeatureFile = true;
+                video->features = file.features;
+                video->backbone = file.backbone;
+                video->featureSource = file.featureSource;
+                const at::Tensor times = file.frameTimes.to(at::kDouble).contiguous();
+                video->frameTimes.assign(times.data_ptr<double>(),
+                                         times.data_ptr<double>() + times.numel());
+                int h = 0, w = 0;
+                if (std::sscanf(file.grid.c_str(), "%dx%d", &h, &w) == 2 &&
+                    h * w == video->patchesPerFrame()) {
+                    video->gridH = h;
+                    video->gridW = w;
+                } else {
+                    guessGrid(video->patchesPerFrame(), video->gridH, video->gridW);
+                }
+                // The frames, when the source video is still where the file says: the overlay
+                // then draws on the picture instead of a neutral background.
+                const QString sourceVideo =
+                    QFileInfo(path).dir().filePath(QString::fromStdString(file.source));
+                if (!file.source.empty() && QFileInfo(sourceVideo).isFile()) {
+                    try {
+                        const auto rule = once::SamplingRule::parse(
+                            file.sampling.empty() ? s.sampling.toStdString() : file.sampling);
+                        const auto frames =
+                            once::readFrames(sourceVideo.toStdString(), rule, &progress);
+                        if (frames.rgb.size(0) == video->numFrames()) {
+                            attachFrames(*video, frames.rgb);
+                        }
+                    } catch (const once::OnceError&) {
+                        // Features alone are enough: draw on a neutral background.
+                    }
+                }
+                AssignOutcome outcome;
+                QString unloaded;
+                if (codebook) {
+                    try {
+                        codebook->checkCompatible(video->dim(), video->backbone,
+                                                  path.toStdString());
+                        outcome = assignAndCompress(*video, *codebook, s, options, progress);
+                    } catch (const once::OnceError& e) {
+                        unloaded = QString::fromStdString(e.what());
+                    }
+                }
+                return [=, this] {
+                    video_ = std::move(*video);
+                    if (!unloaded.isEmpty()) {
+                        codebook_.reset();
+                        emit codebookChanged();
+                        emit notice(tr("The codebook was unloaded because it does not fit the "
+                                       "new features: %1")
+                                        .arg(unloaded));
+                    }
+                    emit videoChanged();
+                    installAssignment(outcome.assignment, outcome.result);
+                };
+            });
+}
+
+void StudioSession::openCodebook(const QString& path) {
+    const PipelineSettings s = settings_;
+    auto video = std::make_shared<const VideoData>(video_);  // shares the tensors, no copy
+    const auto options = options_;
+    runLoad(tr("Opening %1").arg(QFileInfo(path).fileName()), tr("Cannot open codebook"),
+            [=, this](once::Progress& progress) -> std::function<void()> {
+                auto codebook = std::make_shared<const once::Codebook>(
+                    once::Codebook::load(path.toStdString()));
+                AssignOutcome outcome;
+                if (!video->isEmpty()) {
+                    // A codebook for another backbone or dimension is refused: the video stays.
+                    codebook->checkCompatible(video->dim(), video->backbone,
+                                              video->source.toStdString());
+                    outcome = assignAndCompress(*video, *codebook, s, options, progress);
+                }
+                return [=, this] {
+                    codebook_ = codebook;
+                    emit codebookChanged();
+                    installAssignment(outcome.assignment, outcome.result);
+                };
+            });
+}
+
+void StudioSession::openModelFolder(const QString& path) {
+    runLoad(tr("Checking model folder %1").arg(QFileInfo(path).fileName()),
+            tr("Cannot open model folder"), [=, this](once::Progress&) -> std::function<void()> {
+                auto model = std::make_shared<ModelFolder>(ModelFolder::inspect(path));
+                return [=, this] {
+                    model_ = *model;
+                    emit modelChanged();
+                };
+            });
+}
+
+void StudioSession::openPath(const QString& path) {
+    switch (classify(path)) {
+        case FileKind::Video:
+            openVideo(path);
+            break;
+        case FileKind::FeatureFile:
+            openFeatureFile(path);
+            break;
+        case FileKind::Codebook:
+            openCodebook(path);
+            break;
+        case FileKind::ModelFolder:
+            openModelFolder(path);
+            break;
+        case FileKind::Unknown:
+            emit errorOccurred(tr("Cannot open file"),
+                               tr("%1: not a video, feature file, codebook or model folder "
+                                  "(unknown file type \"%2\").")
+                                   .arg(path, QFileInfo(path).suffix()));
+            break;
+    }
+}
+
+void StudioSession::loadDemo() {
+    const DemoAssets assets = DemoAssets::locate();
+    if (!assets.hasVideo()) {
+        emit errorOccurred(
+            tr("Cannot load the demo"),
+            tr("The demo video (demo.mp4) was not found. Looked in "
+               "$ONCE_DEMO_DIR, <install prefix>/share/once-studio/demo and the "
+               "source tree%1.")
+                .arg(assets.folder.isEmpty() ? QString()
+                                             : QStringLiteral(" (%1)").arg(assets.folder)));
+        return;
+    }
+    // The demo always uses the demo encoder and its default sampling, whatever the settings.
+    PipelineSettings s = settings_;
+    s.backbone = QStringLiteral("demo");
+    s.sampling = QStringLiteral("uniform:32");
+    s.poolStride = 1;
+    const bool cacheMatches = encoder_ && encoderSettings_ == s && encoderModelDir_.isEmpty();
+    auto cached = encoder_;
+    const auto options = options_;
+    runLoad(
+        tr("Loading the demo"), tr("Cannot load the demo"),
+        [=, this](once::Progress& progress) -> std::function<void()> {
+            auto encoder = encoderFor(cached, cacheMatches, s, QString());
+            auto video =
+                std::make_shared<VideoData>(decodeAndEncode(assets.video, s, *encoder, progress));
+            std::shared_ptr<const once::Codebook> codebook;
+            QString note;
+            if (assets.hasCodebook()) {
+                codebook = std::make_shared<const once::Codebook>(
+                    once::Codebook::load(assets.codebook.toStdString()));
+            } else {
+                codebook = codebookFromFeatures(*video, kFallbackCodebookSize);
+                note = tr("The demo codebook (demo_codebook.safetensors) is not installed: "
+                          "using %1 codewords sampled from the demo video's own features.")
+                           .arg(codebook->size());
+            }
+            codebook->checkCompatible(video->dim(), video->backbone, assets.video.toStdString());
+            const auto outcome = assignAndCompress(*video, *codebook, s, options, progress);
+            return [=, this] {
+                encoder_ = encoder;
+                encoderSettings_ = s;
+                encoderModelDir_.clear();
+                video_ = std::move(*video);
+                codebook_ = codebook;
+                emit videoChanged();
+                emit codebookChanged();
+                installAssignment(outcome.assignment, outcome.result);
+                if (!note.isEmpty()) {
+                    emit notice(note);
+                }
+            };
+        });
+}
+
+void StudioSession::setVideo(VideoData video) {
+    video_ = std::move(video);
+    emit videoChanged();
+    if (codebook_) {
+        try {
+            codebook_->checkCompatible(video_.dim(), video_.backbone, video_.source.toStdString());
+        } catch (const once::OnceError& e) {
+            codebook_.reset();
+            emit codebookChanged();
+            emit notice(tr("The codebook was unloaded because it does not fit the new video: %1")
+                            .arg(QString::fromUtf8(e.what())));
+        }
+    }
+    startAssignment();
+}
+
+void StudioSession::setCodebook(std::shared_ptr<const once::Codebook> codebook) {
+    codebook_ = std::move(codebook);
+    emit codebookChanged();
+    startAssignment();
+}
+
+void StudioSession::startAssignment() {
+    if (video_.isEmpty() || !codebook_) {
+        installAssignment(nullptr, nullptr);
+        return;
+    }
+    const PipelineSettings s = settings_;
+    auto video = std::make_shared<const VideoData>(video_);
+    auto codebook = codebook_;
+    const auto options = options_;
+    runLoad(tr("Assigning tokens"), tr("Cannot assign tokens"),
+            [=, this](once::Progress& progress) -> std::function<void()> {
+                const auto outcome = assignAndCompress(*video, *codebook, s, options, progress);
+                return [=, this] { installAssignment(outcome.assignment, outcome.result); };
+            });
+}
+
+void StudioSession::installAssignment(std::shared_ptr<const once::Assignment> assignment,
+                                      std::shared_ptr<const once::CompressionResult> result) {
+    ++generation_;
+    assignment_ = std::move(assignment);
+    sweep_.reset();
+    emit assignmentChanged();
+    emit sweepChanged();
+    if (codebook_ && options_.budget > codebook_->size()) {
+        options_.budget = codebook_->size();
+    }
+    if (result && result->budget == options_.budget && result->variant == options_.variant) {
+        result_ = std::move(result);
+        emit resultChanged();
+    } else {
+        result_.reset();
+        emit resultChanged();
+        recompress();
+    }
+}
+
+void StudioSession::setBudget(std::int64_t budget) {
+    budget = std::max<std::int64_t>(1, budget);
+    if (codebook_) {
+        budget = std::min(budget, codebook_->size());
+    }
+    if (budget == options_.budget) {
+        return;
+    }
+    options_.budget = budget;
+    recompress();
+}
+
+void StudioSession::setVariant(once::Variant variant) {
+    if (variant == options_.variant) {
+        return;
+    }
+    options_.variant = variant;
+    recompress();
+}
+
+void StudioSession::recompress() {
+    if (!assignment_ || !codebook_ || video_.isEmpty()) {
+        return;
+    }
+    if (compressTask_->isRunning()) {
+        compressPending_ = true;  // the newest budget runs when this one ends
+        updateBusy();
+        return;
+    }
+    const std::uint64_t generation = generation_;
+    const at::Tensor features = video_.features;
+    auto assignment = assignment_;
+    auto codebook = codebook_;
+    const auto options = options_;
+    compressTask_->start(tr("Compressing"), [=, this](once::Progress&) -> std::function<void()> {
+        auto result = std::make_shared<const once::CompressionResult>(
+            once::compressAssigned(features, *assignment, *codebook, options));
+        return [=, this] {
+            if (generation != generation_) {
+                return;  // the assignment changed meanwhile
+            }
+            result_ = result;
+            emit resultChanged();
+        };
+    });
+    updateBusy();
+}
+
+void StudioSession::runBudgetSweep() {
+    if (!assignment_ || !codebook_ || sweepTask_->isRunning()) {
+        return;
+    }
+    const std::uint64_t generation = generation_;
+    const at::Tensor features = video_.features;
+    auto assignment = assignment_;
+    auto codebook = codebook_;
+    const auto variant = options_.variant;
+    sweepTask_->start(tr("Measuring the budget sweep"),
+                      [=, this](once::Progress& progress) -> std::function<void()> {
+                          auto sweep = std::make_shared<BudgetSweep>(measureBudgetSweep(
+                              features, *assignment, *codebook, variant, 3, &progress));
+                          return [=, this] {
+                              if (generation == generation_) {
+                                  sweep_ = *sweep;
+                                  emit sweepChanged();
+                              }
+                          };
+                      });
+    updateBusy();
+}
+
+}  // namespace once::studio

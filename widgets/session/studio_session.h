@@ -1,0 +1,129 @@
+#pragma once
+// The document of ONCE Studio: one video (features, frames), one codebook, the cached assignment
+// and the current compression, plus an optional model folder. Every load runs on a worker
+// thread (BackgroundTask); results replace the state on the GUI thread and are announced by
+// signals. The budget and variant re-compress from the cached assignment on a second worker,
+// coalescing slider moves so the newest setting always wins.
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <optional>
+
+#include "charts/budget_sweep.h"
+#include "compress/assignment.h"
+#include "compress/compression.h"
+#include "session/model_folder.h"
+#include "session/pipeline_settings.h"
+#include "session/video_data.h"
+
+namespace once {
+class Codebook;
+class VisualEncoder;
+}  // namespace once
+
+namespace once::studio {
+
+class BackgroundTask;
+
+class StudioSession : public QObject {
+    Q_OBJECT
+  public:
+    enum class FileKind { Video, FeatureFile, Codebook, ModelFolder, Unknown };
+    /// By extension or type: .safetensors files are told apart by their tensors' names.
+    static FileKind classify(const QString& path);
+
+    explicit StudioSession(QObject* parent = nullptr);
+    ~StudioSession() override;
+
+    // ---- loading (all asynchronous; errors arrive as errorOccurred) ----
+    void openVideo(const QString& path);
+    void openFeatureFile(const QString& path);
+    void openCodebook(const QString& path);
+    void openModelFolder(const QString& path);
+    /// Opens whatever `path` is (see classify); unknown files are an error.
+    void openPath(const QString& path);
+    /// Demo video + demo encoder + demo codebook; when the demo codebook file is missing, a
+    /// codebook sampled from the demo video's own features (announced by notice()).
+    void loadDemo();
+    /// In-memory inputs (tests, embedding): replaces the video / codebook and re-assigns.
+    void setVideo(VideoData video);
+    void setCodebook(std::shared_ptr<const once::Codebook> codebook);
+    /// Measures compression time over budgets 1…K for the current video (sweepChanged).
+    void runBudgetSweep();
+
+    // ---- compression ----
+    void setBudget(std::int64_t budget);
+    void setVariant(once::Variant variant);
+    std::int64_t budget() const { return options_.budget; }
+    once::Variant variant() const { return options_.variant; }
+
+    void setPipelineSettings(const PipelineSettings& settings);
+    const PipelineSettings& pipelineSettings() const { return settings_; }
+
+    // ---- state (GUI thread) ----
+    const VideoData& video() const { return video_; }
+    std::shared_ptr<const once::Codebook> codebook() const { return codebook_; }
+    std::shared_ptr<const once::Assignment> assignment() const { return assignment_; }
+    std::shared_ptr<const once::CompressionResult> result() const { return result_; }
+    const std::optional<ModelFolder>& model() const { return model_; }
+    const std::optional<BudgetSweep>& sweep() const { return sweep_; }
+    /// Tokens the LLM would get: M compressed plus the backbone's layout tokens (0 without a
+    /// result).
+    std::int64_t llmVisualTokens() const;
+
+    /// The task that runs loads (progress and cancel for the status bar).
+    BackgroundTask* loadTask() const { return loadTask_; }
+    bool isBusy() const;
+    /// Cancels the running load (and queued ones).
+    void cancel();
+    /// Cancels everything and waits for the workers (closing the window).
+    void shutdown();
+
+  signals:
+    void videoChanged();
+    void codebookChanged();
+    void assignmentChanged();
+    void resultChanged();
+    void modelChanged();
+    void sweepChanged();
+    void busyChanged(bool busy);
+    /// A failed load: `title` says what was being done, `message` is the complete error.
+    void errorOccurred(const QString& title, const QString& message);
+    /// Something the user should know that is not an error (fallback codebook, unloaded
+    /// codebook after a dimension change).
+    void notice(const QString& message);
+
+  private:
+    using Work = std::function<std::function<void()>(once::Progress&)>;
+    void runLoad(const QString& title, const QString& errorTitle, Work work);
+    void installAssignment(std::shared_ptr<const once::Assignment> assignment,
+                           std::shared_ptr<const once::CompressionResult> result);
+    void startAssignment();
+    void recompress();
+    void updateBusy();
+
+    PipelineSettings settings_;
+    VideoData video_;
+    std::shared_ptr<const once::Codebook> codebook_;
+    std::shared_ptr<const once::Assignment> assignment_;
+    std::shared_ptr<const once::CompressionResult> result_;
+    std::optional<ModelFolder> model_;
+    std::optional<BudgetSweep> sweep_;
+    once::CompressOptions options_;
+    // Bumped whenever the assignment changes: a compression started before is stale.
+    std::uint64_t generation_ = 0;
+    bool compressPending_ = false;
+    // The encoder survives between loads: a real backbone loads its weights once.
+    std::shared_ptr<once::VisualEncoder> encoder_;
+    PipelineSettings encoderSettings_;
+    QString encoderModelDir_;
+
+    BackgroundTask* loadTask_;
+    BackgroundTask* compressTask_;
+    BackgroundTask* sweepTask_;
+    QString loadErrorTitle_;
+    std::function<void()> pendingLoad_;
+    bool busy_ = false;
+};
+
+}  // namespace once::studio
