@@ -1,0 +1,85 @@
+#include "models/generation.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "models/qwen2_model.h"
+#include "util/error.h"
+
+namespace once {
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void synchronize(const at::Tensor& t) {
+    // .item() on the device waits for the queued kernels, so timings are not just launch times.
+    if (t.is_cuda()) {
+        t.sum().item<float>();
+    }
+}
+
+}  // namespace
+
+std::int64_t pickToken(const at::Tensor& logits, const GenerationOptions& o,
+                       at::Generator& generator) {
+    at::Tensor l = logits.to(at::kCPU, at::kFloat).reshape({-1});
+    if (o.temperature <= 0) {
+        return l.argmax().item<std::int64_t>();  // first maximum: the lowest id wins ties
+    }
+    at::Tensor probs = at::softmax(l / o.temperature, 0);
+    if (o.topP < 1.0) {
+        auto [sorted, order] = probs.sort(0, /*descending=*/true);
+        at::Tensor cum = sorted.cumsum(0);
+        // Keep the smallest prefix whose mass reaches top-p (at least one token).
+        at::Tensor drop = (cum - sorted) >= o.topP;
+        sorted.masked_fill_(drop, 0);
+        probs = at::zeros_like(probs).scatter_(0, order, sorted);
+    }
+    return at::multinomial(probs / probs.sum(), 1, false, generator).item<std::int64_t>();
+}
+
+GenerationResult generate(const Qwen2Model& model, const at::Tensor& prompt,
+                          const GenerationOptions& o) {
+    if (prompt.dim() != 2 || prompt.size(0) == 0) {
+        fail("the prompt is empty", {}, "prompt", "[S > 0, hidden]", std::to_string(prompt.dim()));
+    }
+    if (o.temperature > 0 && (o.topP <= 0 || o.topP > 1)) {
+        fail("top-p must lie in (0, 1]", {}, "top_p", "(0, 1]", std::to_string(o.topP));
+    }
+    GenerationResult r;
+    r.promptLength = prompt.size(0);
+    at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(o.seed);
+    KvCache cache;
+    o.cancel.throwIfCancelled();
+    auto t0 = std::chrono::steady_clock::now();
+    at::Tensor logits = model.forward(prompt, cache, /*lastOnly=*/true);
+    synchronize(logits);
+    r.prefillSeconds = secondsSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    for (std::int64_t step = 0; step < o.maxNewTokens; ++step) {
+        std::int64_t next = pickToken(logits[-1], o, gen);
+        r.tokens.push_back(next);
+        if (o.onToken) {
+            o.onToken(next);
+        }
+        if (std::find(o.stopTokens.begin(), o.stopTokens.end(), next) != o.stopTokens.end()) {
+            r.stoppedByToken = true;
+            break;
+        }
+        if (step + 1 == o.maxNewTokens) {
+            break;
+        }
+        o.cancel.throwIfCancelled();
+        at::Tensor ids = at::full({1}, next, at::kLong);
+        logits = model.forward(model.embed(ids), cache, true);
+    }
+    r.decodeSeconds = secondsSince(t0);
+    return r;
+}
+
+}  // namespace once

@@ -1,0 +1,43 @@
+#pragma once
+// Autoregressive generation over a Qwen2Model: greedy (the paper's evaluation) or sampling with
+// temperature and top-p; stops on stop tokens or max new tokens; streams each token to a
+// callback; honours cancellation between tokens.
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "util/progress.h"
+
+namespace once {
+
+class Qwen2Model;
+struct KvCache;
+
+struct GenerationOptions {
+    std::int64_t maxNewTokens = 16;
+    double temperature = 0.0;  ///< 0: greedy (argmax, lowest id on ties)
+    double topP = 1.0;         ///< nucleus sampling mass when temperature > 0
+    std::uint64_t seed = 42;
+    std::vector<std::int64_t> stopTokens;  ///< generation ends after emitting one of these
+    /// Called after each new token (the stop token included); may throw Cancelled.
+    std::function<void(std::int64_t)> onToken;
+    CancelToken cancel;
+};
+
+struct GenerationResult {
+    std::vector<std::int64_t> tokens;  ///< generated ids (a final stop token included)
+    bool stoppedByToken = false;
+    double prefillSeconds = 0, decodeSeconds = 0;
+    std::int64_t promptLength = 0;
+};
+
+/// Prefills `promptEmbeddings` [S, hidden] into a fresh cache and generates.
+GenerationResult generate(const Qwen2Model& model, const at::Tensor& promptEmbeddings,
+                          const GenerationOptions& options);
+/// Picks the next token from logits [vocab] (F32) under `options` (`generator` for sampling).
+std::int64_t pickToken(const at::Tensor& logits, const GenerationOptions& options,
+                       at::Generator& generator);
+
+}  // namespace once

@@ -1,0 +1,89 @@
+#include "models/qwen2_config.h"
+
+#include <nlohmann/json.hpp>
+
+#include "util/error.h"
+
+namespace once {
+namespace {
+
+std::int64_t requireInt(const nlohmann::json& j, const std::string& key, const std::string& file,
+                        const std::string& prefix) {
+    if (!j.contains(key) || !j[key].is_number_integer() || j[key].get<std::int64_t>() <= 0) {
+        fail("the model config lacks a size", file, prefix + key, "a positive integer",
+             j.contains(key) ? j[key].dump() : "missing");
+    }
+    return j[key].get<std::int64_t>();
+}
+
+}  // namespace
+
+Qwen2Config Qwen2Config::fromJson(const nlohmann::json& root, const std::string& file) {
+    // Multimodal folders (LLaVA-OneVision) nest the decoder under text_config.
+    const bool nested = root.contains("text_config") && root["text_config"].is_object();
+    const nlohmann::json& j = nested ? root["text_config"] : root;
+    const std::string prefix = nested ? "text_config." : "";
+    Qwen2Config c;
+    c.modelType = j.value("model_type", std::string());
+    static const std::vector<std::string> known = {"qwen2", "llama", "mistral"};
+    if (std::find(known.begin(), known.end(), c.modelType) == known.end()) {
+        fail("unknown language-model architecture", file, prefix + "model_type",
+             "qwen2, llama or mistral", c.modelType.empty() ? "missing" : c.modelType);
+    }
+    c.vocabSize = requireInt(j, "vocab_size", file, prefix);
+    c.hiddenSize = requireInt(j, "hidden_size", file, prefix);
+    c.intermediateSize = requireInt(j, "intermediate_size", file, prefix);
+    c.numLayers = requireInt(j, "num_hidden_layers", file, prefix);
+    c.numHeads = requireInt(j, "num_attention_heads", file, prefix);
+    c.numKvHeads = j.contains("num_key_value_heads") && !j["num_key_value_heads"].is_null()
+                       ? requireInt(j, "num_key_value_heads", file, prefix)
+                       : c.numHeads;
+    c.headDim = j.contains("head_dim") && !j["head_dim"].is_null()
+                    ? requireInt(j, "head_dim", file, prefix)
+                    : c.hiddenSize / c.numHeads;
+    if (c.numHeads % c.numKvHeads != 0) {
+        fail("attention heads are not a multiple of key/value heads", file,
+             prefix + "num_key_value_heads", "a divisor of " + std::to_string(c.numHeads),
+             std::to_string(c.numKvHeads));
+    }
+    c.rmsNormEps = j.value("rms_norm_eps", 1e-6);
+    c.tieWordEmbeddings = root.value("tie_word_embeddings", j.value("tie_word_embeddings", false));
+    if (j.contains("dtype") && j["dtype"].is_string()) {
+        c.dtype = j["dtype"].get<std::string>();
+    } else if (j.contains("torch_dtype") && j["torch_dtype"].is_string()) {
+        c.dtype = j["torch_dtype"].get<std::string>();
+    }
+    if (j.contains("eos_token_id")) {
+        const auto& e = j["eos_token_id"];
+        if (e.is_number_integer()) {
+            c.eosTokenIds.push_back(e.get<std::int64_t>());
+        } else if (e.is_array()) {
+            for (const auto& x : e) {
+                c.eosTokenIds.push_back(x.get<std::int64_t>());
+            }
+        }
+    }
+
+    // Rope: transformers 5 writes rope_parameters; 4 writes rope_theta + rope_scaling.
+    nlohmann::json rp = nlohmann::json::object();
+    std::string ropeField = prefix + "rope_scaling";
+    if (j.contains("rope_parameters") && j["rope_parameters"].is_object()) {
+        rp = j["rope_parameters"];
+        ropeField = prefix + "rope_parameters";
+    } else if (j.contains("rope_scaling") && j["rope_scaling"].is_object()) {
+        rp = j["rope_scaling"];
+    }
+    c.rope.theta = rp.value("rope_theta", j.value("rope_theta", 10000.0));
+    c.rope.type = rp.value("rope_type", rp.value("type", std::string("default")));
+    c.rope.factor = rp.value("factor", 1.0);
+    c.rope.lowFreqFactor = rp.value("low_freq_factor", 1.0);
+    c.rope.highFreqFactor = rp.value("high_freq_factor", 4.0);
+    c.rope.originalMaxPositions = rp.value("original_max_position_embeddings", std::int64_t(8192));
+    if (c.rope.type != "default" && c.rope.type != "linear" && c.rope.type != "llama3") {
+        fail("unsupported rotary scaling", file, ropeField + ".rope_type",
+             "default, linear or llama3", c.rope.type);
+    }
+    return c;
+}
+
+}  // namespace once

@@ -1,0 +1,70 @@
+#pragma once
+// The Qwen2/Llama decoder written functionally with ATen ops (no torch::nn): token embedding,
+// RMSNorm, rotary embeddings, grouped-query attention through LibTorch's scaled-dot-product
+// attention, SwiGLU MLP, tied or untied head, and a key/value cache for generation.
+// Checked against transformers' Qwen2ForCausalLM and LlavaOnevisionForConditionalGeneration.
+#include <ATen/core/Tensor.h>
+
+#include <string>
+#include <vector>
+
+#include "models/qwen2_config.h"
+
+namespace once {
+
+class HfCheckpoint;
+
+/// Past keys/values per layer, [1, kvHeads, length, headDim] each.
+struct KvCache {
+    std::vector<at::Tensor> keys, values;
+    std::int64_t length = 0;
+    void clear() {
+        keys.clear();
+        values.clear();
+        length = 0;
+    }
+};
+
+struct Qwen2LoadOptions {
+    std::string device = "cpu";     ///< "cpu", "cuda" or "cuda:N"
+    std::string dtype = "float32";  ///< "float32", "float16", "bfloat16" or "auto" (config's)
+};
+
+class Qwen2Model {
+  public:
+    /// Loads the decoder from a checkpoint whose tensors may sit under "", "language_model." or
+    /// "model.language_model." (LLaVA layouts). Throws OnceError naming the folder and tensor
+    /// for a missing tensor or a wrong shape.
+    static Qwen2Model load(const HfCheckpoint& ckpt, const Qwen2LoadOptions& options = {});
+
+    const Qwen2Config& config() const noexcept { return config_; }
+    at::Device device() const;
+    at::ScalarType dtype() const;
+
+    /// Token embeddings [S, hidden] of ids [S] (any integer dtype, any device).
+    at::Tensor embed(const at::Tensor& ids) const;
+    /// Runs embeddings [S, hidden] at positions cache.length … cache.length+S-1, appends their
+    /// keys/values to `cache`, and returns logits [S, vocab] in F32 (only the last row when
+    /// `lastOnly`, which is what generation needs: the full [S, vocab] matrix is large).
+    at::Tensor forward(const at::Tensor& embeddings, KvCache& cache, bool lastOnly = false) const;
+
+    /// Multiply-accumulate FLOPs (×2) of a prefill of `length` tokens: projections, MLP, head
+    /// and attention scores (causal: length²/2 per head and layer).
+    double prefillFlops(std::int64_t length) const;
+
+  private:
+    struct Layer {
+        at::Tensor inNorm, postNorm, q, k, v, o, qb, kb, vb, ob, gate, up, down;
+    };
+    at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& w) const;
+    at::Tensor rope(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin) const;
+
+    Qwen2Config config_;
+    at::Tensor embedTokens_, norm_, lmHead_, invFreq_;
+    std::vector<Layer> layers_;
+};
+
+/// "float32"/"float16"/"bfloat16" (also "f32", "fp16", "bf16") → dtype; throws OnceError.
+at::ScalarType parseModelDtype(const std::string& name, const std::string& field = "dtype");
+
+}  // namespace once
