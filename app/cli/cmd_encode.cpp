@@ -1,0 +1,106 @@
+// once encode: video(s) -> feature file(s) (DESIGN §2).
+#include <iostream>
+
+#include "cli/command.h"
+#include "encode/batch_encode.h"
+#include "encode/encode_job.h"
+#include "models/visual_encoder.h"
+#include "util/error.h"
+
+namespace once::cli {
+namespace {
+
+void declare(ArgParser& p) {
+    std::string backbones;
+    for (const auto& n : visualEncoderNames()) {
+        backbones += (backbones.empty() ? "" : "|") + n;
+    }
+    p.positional("VIDEO",
+                 "a video file or a frame folder (with -o); with --out-dir, a folder of videos "
+                 "or a JSONL manifest ({\"video\": path, \"category\": name} a line)",
+                 false)
+        .option("backbone", backbones, "visual encoder", std::string("demo"))
+        .option("model", "DIR", "Hugging Face model folder (not used by demo)", std::string(""))
+        .option("sample", "RULE",
+                "frames to encode: uniform:N | fps:F | fps:F:MIN:MAX, optionally @START-END "
+                "seconds (e.g. uniform:32, fps:2:4:256@10-20)",
+                std::string("uniform:32"))
+        .option("pool-stride", "1|2", "1: all 27x27 patches (the paper); 2: bilinear 14x14",
+                std::string("1"))
+        .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
+        .option("dtype", "float32|float16|bfloat16", "encoder compute dtype",
+                std::string("float32"))
+        .option("store-dtype", "float32|bfloat16", "dtype of the stored features",
+                std::string("float32"))
+        .option("output", "FILE", "feature file to write (one video)", std::nullopt, "-o")
+        .option("manifest", "FILE", "JSONL manifest of videos (batch; same as VIDEO)")
+        .option("out-dir", "DIR",
+                "batch mode: one feature file per video plus encoded.jsonl; a rerun skips the "
+                "videos already finished")
+        .flag("json", "print a one-object JSON summary on stdout (no progress bar)");
+}
+
+int runBatch(const ArgParser& a, const EncodeOptions& o) {
+    std::string input = a.has("manifest") ? a.get("manifest") : a.getOr("VIDEO", "");
+    if (input.empty()) {
+        throw UsageError("batch mode needs VIDEO (a folder or manifest) or --manifest");
+    }
+    const std::string outDir = a.get("out-dir");
+    Progress progress = terminalProgress(a.flagSet("json"));
+    BatchReport r = encodeBatch(input, outDir, o, &progress);
+    if (a.flagSet("json")) {
+        std::cout << batchReportJson(r, outDir) << "\n";
+    } else {
+        std::cout << "encoded " << r.encoded << ", skipped " << r.skipped << " (already done), "
+                  << "failed " << r.failures.size() << " of " << r.total << " video(s) -> "
+                  << outDir << "\n";
+        for (const auto& [video, message] : r.failures) {
+            std::cout << "  failed: " << message << "\n";
+        }
+    }
+    return r.failures.empty() ? 0 : 1;
+}
+
+int run(const ArgParser& a) {
+    EncodeOptions o;
+    o.backbone = a.get("backbone");
+    o.encoder.modelDir = a.get("model");
+    o.encoder.device = a.get("device");
+    o.encoder.dtype = a.get("dtype");
+    o.encoder.poolStride = int(a.getInt("pool-stride"));
+    o.sampling = SamplingRule::parse(a.get("sample"));
+    o.storeDtype = a.get("store-dtype");
+    if (a.has("out-dir")) {
+        if (a.has("output")) {
+            throw UsageError("give either -o (one video) or --out-dir (batch), not both");
+        }
+        return runBatch(a, o);
+    }
+    if (a.has("manifest")) {
+        throw UsageError("--manifest needs --out-dir");
+    }
+    if (!a.has("VIDEO") || !a.has("output")) {
+        throw UsageError("one video needs VIDEO and -o FEATURES.safetensors");
+    }
+    Progress progress = terminalProgress(a.flagSet("json"));
+    EncodeReport r = encodeVideoToFile(a.get("VIDEO"), a.get("output"), o, &progress);
+    if (a.flagSet("json")) {
+        std::cout << encodeReportJson(r) << "\n";
+    } else {
+        std::cout << "encoded " << r.frames << " frames of " << r.video << " (" << r.info.codec
+                  << " " << r.info.width << "x" << r.info.height << ", " << r.info.frameCount
+                  << " frames at " << r.info.fps << " fps) with " << r.backbone << ": features ["
+                  << r.frames << ", " << r.patches << ", " << r.dim << "] grid " << r.gridH << "x"
+                  << r.gridW << " in " << r.totalSeconds << " s (decode " << r.decodeSeconds
+                  << " s, encode " << r.encodeSeconds << " s) -> " << r.output << "\n";
+    }
+    return 0;
+}
+
+const CommandRegistrar reg{{"encode",
+                            "encode a video (or a folder/manifest of videos) into "
+                            "feature files",
+                            declare, run}};
+
+}  // namespace
+}  // namespace once::cli

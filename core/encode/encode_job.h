@@ -1,0 +1,45 @@
+#pragma once
+// The encode job (DESIGN §1 front half): video -> sampled frames -> visual encoder -> feature
+// file with frame times, grid, backbone, sampling rule and the source's SHA-256.
+#include <string>
+
+#include "features/feature_file.h"
+#include "models/visual_encoder.h"
+#include "util/progress.h"
+#include "video/sampling_rule.h"
+#include "video/video_reader.h"
+
+namespace once {
+
+struct EncodeOptions {
+    std::string backbone = "demo";
+    EncoderOptions encoder;
+    SamplingRule sampling;               ///< default uniform:32 (LLaVA-OneVision)
+    std::string storeDtype = "float32";  ///< dtype of the stored features: float32 | bfloat16
+};
+
+struct EncodeReport {
+    std::string video, output, backbone, sampling, sourceSha256;
+    VideoInfo info;
+    std::int64_t frames = 0, patches = 0, dim = 0;
+    int gridH = 0, gridW = 0;
+    double decodeSeconds = 0, encodeSeconds = 0, totalSeconds = 0;
+};
+
+/// SHA-256 of a video file, or of a frame folder (over "name<TAB>sha256-of-file\n" lines of all
+/// its files in byte order of their names).
+std::string sourceSha256(const std::string& path);
+
+/// Encodes one video with an encoder the caller keeps (so a batch loads weights once).
+FeatureFile encodeVideo(const std::string& video, VisualEncoder& encoder,
+                        const EncodeOptions& options, Progress* progress = nullptr,
+                        EncodeReport* report = nullptr);
+
+/// Makes the encoder from `options`, encodes `video` and writes `output` atomically.
+EncodeReport encodeVideoToFile(const std::string& video, const std::string& output,
+                               const EncodeOptions& options, Progress* progress = nullptr);
+
+/// One-object JSON summary (what `once encode --json` prints).
+std::string encodeReportJson(const EncodeReport& report);
+
+}  // namespace once

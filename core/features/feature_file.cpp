@@ -1,0 +1,128 @@
+// Feature file I/O (DESIGN §2). Validation names the file and the field so a wrong file given to
+// `once compress` (a codebook, a truncated cache) is refused with a useful message.
+#include "features/feature_file.h"
+
+#include <ATen/ATen.h>
+
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
+#include "util/error.h"
+
+namespace once {
+namespace {
+
+const char* const kKnownKeys[] = {"format", "backbone",      "grid",          "sampling",
+                                  "source", "source_sha256", "feature_source"};
+
+bool isKnownKey(const std::string& key) {
+    for (const char* k : kKnownKeys) {
+        if (key == k) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// "27x27" -> 729; -1 when the text is not HxW with positive numbers.
+std::int64_t gridCells(const std::string& grid) {
+    auto x = grid.find('x');
+    if (x == std::string::npos || x == 0 || x + 1 >= grid.size()) {
+        return -1;
+    }
+    try {
+        std::size_t u1 = 0, u2 = 0;
+        long long h = std::stoll(grid.substr(0, x), &u1);
+        long long w = std::stoll(grid.substr(x + 1), &u2);
+        if (u1 != x || u2 != grid.size() - x - 1 || h <= 0 || w <= 0) {
+            return -1;
+        }
+        return h * w;
+    } catch (const std::exception&) {
+        return -1;
+    }
+}
+
+void validate(const at::Tensor& features, const at::Tensor& times, const std::string& grid,
+              const std::string& path) {
+    if (!features.defined() || features.dim() != 3) {
+        fail("features must be a 3-D tensor [T, P, D]", path, "features", "[T, P, D]",
+             features.defined() ? shapeString(features.sizes()) : "none");
+    }
+    if (!at::isFloatingType(features.scalar_type())) {
+        fail("features must be floating point", path, "features", "F32, BF16 or F16",
+             std::string(c10::toString(features.scalar_type())));
+    }
+    if (!times.defined() || times.dim() != 1 || times.size(0) != features.size(0)) {
+        fail("frame_times must hold one time per frame", path, "frame_times",
+             "[" + std::to_string(features.size(0)) + "]",
+             times.defined() ? shapeString(times.sizes()) : "none");
+    }
+    if (!at::isFloatingType(times.scalar_type())) {
+        fail("frame_times must be floating point (seconds)", path, "frame_times", "F64",
+             std::string(c10::toString(times.scalar_type())));
+    }
+    if (!grid.empty()) {
+        std::int64_t cells = gridCells(grid);
+        if (cells < 0) {
+            fail("grid must read HxW", path, "grid", "HxW, e.g. 27x27", grid);
+        }
+        if (cells != features.size(1)) {
+            fail("grid does not match the patches per frame", path, "grid",
+                 std::to_string(features.size(1)) + " patches",
+                 grid + " = " + std::to_string(cells));
+        }
+    }
+}
+
+}  // namespace
+
+FeatureFile FeatureFile::load(const std::string& path) {
+    SafetensorsFile file = SafetensorsFile::open(path);
+    const std::string format = file.meta("format");
+    if (!format.empty() && format != kFormat) {
+        fail("not a feature file", path, "__metadata__.format", kFormat, format);
+    }
+    if (!file.contains("features")) {
+        fail("the file has no features tensor", path, "features", "a tensor [T, P, D]", "absent");
+    }
+    if (!file.contains("frame_times")) {
+        fail("the file has no frame_times tensor", path, "frame_times", "a tensor [T]", "absent");
+    }
+    FeatureFile f;
+    f.features = loadTensor(file, "features");
+    at::Tensor times = loadTensor(file, "frame_times");
+    f.grid = file.meta("grid");
+    validate(f.features, times, f.grid, path);
+    f.frameTimes = times.to(at::kDouble);
+    f.backbone = file.meta("backbone");
+    f.sampling = file.meta("sampling");
+    f.source = file.meta("source");
+    f.sourceSha256 = file.meta("source_sha256");
+    f.featureSource = file.meta("feature_source");
+    for (const auto& [k, v] : file.metadata()) {
+        if (!isKnownKey(k)) {
+            f.extra[k] = v;
+        }
+    }
+    return f;
+}
+
+void FeatureFile::save(const std::string& path) const {
+    validate(features, frameTimes, grid, path);
+    SafetensorsWriter w;
+    addTensor(w, "features", features);
+    addTensor(w, "frame_times", frameTimes.to(at::kDouble));
+    for (const auto& [k, v] : extra) {
+        w.setMetadata(k, v);
+    }
+    w.setMetadata("format", kFormat);
+    w.setMetadata("backbone", backbone);
+    w.setMetadata("grid", grid);
+    w.setMetadata("sampling", sampling);
+    w.setMetadata("source", source);
+    w.setMetadata("source_sha256", sourceSha256);
+    w.setMetadata("feature_source", featureSource);
+    w.write(path);
+}
+
+}  // namespace once

@@ -1,0 +1,348 @@
+// FFmpeg demuxing/decoding for video_reader. Every FFmpeg failure becomes a OnceError naming the
+// file; the interrupt callback lets a cancelled Progress stop blocking reads.
+#include "video/ffmpeg_decoder.h"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/log.h>
+#include <libswscale/swscale.h>
+}
+
+#include <ATen/ATen.h>
+
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "util/error.h"
+
+namespace once::ffmpeg {
+namespace {
+
+std::string avError(int code) {
+    char buf[AV_ERROR_MAX_STRING_SIZE] = {};
+    av_strerror(code, buf, sizeof buf);
+    return buf;
+}
+
+int interruptCallback(void* opaque) {
+    auto* progress = static_cast<Progress*>(opaque);
+    return progress && progress->cancelled() ? 1 : 0;
+}
+
+/// An opened container with the decoder of its best video stream.
+class Source {
+  public:
+    Source(const std::string& path, Progress* progress) : path_(path) {
+        try {
+            open(path, progress);
+        } catch (...) {
+            avcodec_free_context(&dec_);
+            avformat_close_input(&fmt_);
+            throw;
+        }
+    }
+    ~Source() {
+        avcodec_free_context(&dec_);
+        avformat_close_input(&fmt_);
+    }
+    Source(const Source&) = delete;
+    Source& operator=(const Source&) = delete;
+
+    void open(const std::string& path, Progress* progress) {
+        // FFmpeg's own log lines would duplicate our errors on stderr.
+        av_log_set_level(AV_LOG_QUIET);
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) {
+            fail("video file not found", path, "path", "an existing file", "nothing");
+        }
+        if (std::filesystem::is_directory(path, ec)) {
+            fail("expected a video file, found a folder", path, "path", "a file", "a folder");
+        }
+        fmt_ = avformat_alloc_context();
+        fmt_->interrupt_callback.callback = interruptCallback;
+        fmt_->interrupt_callback.opaque = progress;
+        int rc = avformat_open_input(&fmt_, path.c_str(), nullptr, nullptr);
+        if (rc < 0) {
+            fmt_ = nullptr;  // freed by avformat_open_input on failure
+            if (progress) {
+                progress->throwIfCancelled();  // the interrupt callback stopped the open
+            }
+            fail("not a video FFmpeg can read (" + avError(rc) + ")", path, "container",
+                 "a video container", "unreadable data");
+        }
+        rc = avformat_find_stream_info(fmt_, nullptr);
+        if (rc < 0 && progress) {
+            progress->throwIfCancelled();
+        }
+        if (rc < 0) {
+            fail("cannot read the stream information (" + avError(rc) + ")", path, "container",
+                 "a readable video stream", avError(rc));
+        }
+        const AVCodec* codec = nullptr;
+        stream_ = av_find_best_stream(fmt_, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+        if (stream_ == AVERROR_STREAM_NOT_FOUND) {
+            fail("the file has no video stream", path, "stream", "a video stream",
+                 std::to_string(fmt_->nb_streams) + " stream(s), none video");
+        }
+        if (stream_ < 0 || !codec) {
+            AVCodecID id = AV_CODEC_ID_NONE;
+            for (unsigned i = 0; i < fmt_->nb_streams; ++i) {
+                if (fmt_->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) {
+                    id = fmt_->streams[i]->codecpar->codec_id;
+                    break;
+                }
+            }
+            std::string name = avcodec_get_name(id);
+            if (id == AV_CODEC_ID_NONE) {
+                AVStream* s = fmt_->streams[0];
+                char tag[AV_FOURCC_MAX_STRING_SIZE] = {};
+                av_fourcc_make_string(tag, s->codecpar->codec_tag);
+                name = std::string("unknown (tag ") + tag + ")";
+            }
+            fail("unsupported video codec: no decoder in this FFmpeg", path, "codec",
+                 "a codec the system FFmpeg decodes", name);
+        }
+        st_ = fmt_->streams[stream_];
+        dec_ = avcodec_alloc_context3(codec);
+        avcodec_parameters_to_context(dec_, st_->codecpar);
+        dec_->thread_count = 0;
+        rc = avcodec_open2(dec_, codec, nullptr);
+        if (rc < 0) {
+            fail("cannot open the video decoder (" + avError(rc) + ")", path, "codec",
+                 "an openable decoder", codec->name);
+        }
+        for (unsigned i = 0; i < fmt_->nb_streams; ++i) {
+            if (int(i) != stream_) {
+                fmt_->streams[i]->discard = AVDISCARD_ALL;
+            }
+        }
+    }
+
+    VideoInfo info() const {
+        VideoInfo v;
+        v.path = path_;
+        v.container = fmt_->iformat->name;
+        v.codec = avcodec_get_name(st_->codecpar->codec_id);
+        v.width = st_->codecpar->width;
+        v.height = st_->codecpar->height;
+        AVRational rate = st_->avg_frame_rate;
+        if (rate.num <= 0 || rate.den <= 0) {
+            rate = av_guess_frame_rate(fmt_, st_, nullptr);
+        }
+        v.fps = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : 0;
+        return v;
+    }
+
+    /// Reads the next packet of the video stream; false at the end of the file. A read error
+    /// after some packets counts as the end (truncated files decode what they hold).
+    bool nextPacket(AVPacket* pkt) {
+        while (true) {
+            int rc = av_read_frame(fmt_, pkt);
+            if (rc < 0) {
+                return false;
+            }
+            if (pkt->stream_index == stream_) {
+                return true;
+            }
+            av_packet_unref(pkt);
+        }
+    }
+
+    /// Decodes the whole stream, calling onFrame(frame) for each decoded frame in order.
+    template <class F>
+    void decodeAll(F&& onFrame) {
+        AVPacket* pkt = av_packet_alloc();
+        AVFrame* frame = av_frame_alloc();
+        auto drain = [&]() {
+            while (avcodec_receive_frame(dec_, frame) == 0) {
+                onFrame(frame);
+                av_frame_unref(frame);
+            }
+        };
+        try {
+            bool more = true;
+            while (more) {
+                more = nextPacket(pkt);
+                // Undecodable packets (corruption) are skipped, as FFmpeg's tools do.
+                avcodec_send_packet(dec_, more ? pkt : nullptr);
+                if (more) {
+                    av_packet_unref(pkt);
+                }
+                drain();
+            }
+        } catch (...) {
+            av_frame_free(&frame);
+            av_packet_free(&pkt);
+            throw;
+        }
+        av_frame_free(&frame);
+        av_packet_free(&pkt);
+    }
+
+    double seconds(const AVFrame* f, std::int64_t index, double fps) {
+        std::int64_t ts = f->best_effort_timestamp;
+        if (ts == AV_NOPTS_VALUE) {
+            ts = f->pts;
+        }
+        if (ts == AV_NOPTS_VALUE) {
+            return fps > 0 ? double(index) / fps : 0;
+        }
+        if (start_ == AV_NOPTS_VALUE) {
+            start_ = st_->start_time != AV_NOPTS_VALUE ? st_->start_time : ts;
+        }
+        return double(ts - start_) * av_q2d(st_->time_base);
+    }
+
+    const std::string& path() const { return path_; }
+
+  private:
+    std::string path_;
+    AVFormatContext* fmt_ = nullptr;
+    AVCodecContext* dec_ = nullptr;
+    AVStream* st_ = nullptr;
+    int stream_ = -1;
+    std::int64_t start_ = AV_NOPTS_VALUE;
+};
+
+/// Converts decoded frames to packed RGB24 of one fixed size (bilinear, the frame's own YUV
+/// matrix and range, as PyAV's to_ndarray("rgb24") does).
+class RgbConverter {
+  public:
+    RgbConverter(int width, int height) : w_(width), h_(height) {}
+    ~RgbConverter() { sws_freeContext(ctx_); }
+    RgbConverter(const RgbConverter&) = delete;
+    RgbConverter& operator=(const RgbConverter&) = delete;
+
+    void convert(const AVFrame* f, std::uint8_t* out, const std::string& path) {
+        ctx_ = sws_getCachedContext(ctx_, f->width, f->height, AVPixelFormat(f->format), w_, h_,
+                                    AV_PIX_FMT_RGB24, SWS_BILINEAR, nullptr, nullptr, nullptr);
+        if (!ctx_) {
+            fail("cannot convert the decoded frames to RGB", path, "pixel format",
+                 "a format swscale converts",
+                 av_get_pix_fmt_name(AVPixelFormat(f->format))
+                     ? av_get_pix_fmt_name(AVPixelFormat(f->format))
+                     : "unknown");
+        }
+        const int full = f->color_range == AVCOL_RANGE_JPEG ? 1 : 0;
+        const int* coeffs = sws_getCoefficients(int(f->colorspace));
+        int* inv = nullptr;
+        int* tab = nullptr;
+        int srcRange = 0, dstRange = 0, brightness = 0, contrast = 0, saturation = 0;
+        if (sws_getColorspaceDetails(ctx_, &inv, &srcRange, &tab, &dstRange, &brightness, &contrast,
+                                     &saturation) >= 0) {
+            // YUV-J formats are full range by definition; keep what swscale chose for them.
+            sws_setColorspaceDetails(ctx_, coeffs, srcRange || full, coeffs, 1, brightness,
+                                     contrast, saturation);
+        }
+        std::uint8_t* dst[4] = {out, nullptr, nullptr, nullptr};
+        int stride[4] = {w_ * 3, 0, 0, 0};
+        sws_scale(ctx_, f->data, f->linesize, 0, f->height, dst, stride);
+    }
+
+  private:
+    int w_, h_;
+    SwsContext* ctx_ = nullptr;
+};
+
+}  // namespace
+
+VideoInfo probe(const std::string& path, Progress* progress) {
+    Source src(path, progress);
+    VideoInfo info = src.info();
+    AVPacket* pkt = av_packet_alloc();
+    std::int64_t packets = 0;
+    while (src.nextPacket(pkt)) {
+        packets += pkt->size > 0 ? 1 : 0;
+        av_packet_unref(pkt);
+    }
+    av_packet_free(&pkt);
+    if (progress) {
+        progress->throwIfCancelled();
+    }
+    info.frameCount = packets;
+    if (packets == 0) {
+        fail("the video stream has no frames", path, "frames", ">= 1", "0");
+    }
+    if (info.width <= 0 || info.height <= 0) {
+        fail("the video stream has no frame size", path, "size", "width and height > 0",
+             std::to_string(info.width) + "x" + std::to_string(info.height));
+    }
+    info.duration = info.fps > 0 ? double(info.frameCount) / info.fps : 0;
+    return info;
+}
+
+Decoded decodeFrames(const std::string& path, const VideoInfo& info,
+                     const std::vector<std::int64_t>& indices, Progress* progress) {
+    Source src(path, progress);
+    Decoded out;
+    const std::int64_t t = std::int64_t(indices.size());
+    out.times.assign(indices.size(), 0.0);
+    std::unique_ptr<RgbConverter> rgb;
+    std::size_t next = 0;
+    std::int64_t index = 0;
+    std::int64_t frameBytes = 0;
+    std::uint8_t* base = nullptr;
+    if (progress) {
+        progress->begin("decoding " + std::filesystem::path(path).filename().string(),
+                        double(info.frameCount));
+    }
+    src.decodeAll([&](const AVFrame* f) {
+        if (!rgb) {
+            // The first decoded frame fixes the output size (it can differ from the container's
+            // when a decoder returns padding, as newer FFmpeg does for Theora).
+            out.width = f->width;
+            out.height = f->height;
+            out.rgb = at::zeros({t, out.height, out.width, 3}, at::kByte);
+            frameBytes = std::int64_t(out.height) * out.width * 3;
+            base = out.rgb.data_ptr<std::uint8_t>();
+            rgb = std::make_unique<RgbConverter>(out.width, out.height);
+        }
+        double time = src.seconds(f, index, info.fps);
+        while (next < indices.size() && indices[next] == index) {
+            if (next > 0 && indices[next - 1] == index) {
+                std::memcpy(base + std::int64_t(next) * frameBytes,
+                            base + std::int64_t(next - 1) * frameBytes, std::size_t(frameBytes));
+            } else {
+                rgb->convert(f, base + std::int64_t(next) * frameBytes, path);
+            }
+            out.times[next] = time;
+            ++next;
+        }
+        ++index;
+        if (progress && (index % 16 == 0)) {
+            progress->update(double(index));
+        }
+    });
+    if (progress) {
+        progress->throwIfCancelled();
+    }
+    out.decodedFrames = index;
+    if (!out.rgb.defined()) {
+        out.rgb = at::zeros({t, info.height, info.width, 3}, at::kByte);
+    }
+    return out;
+}
+
+at::Tensor decodeImage(const std::string& path) {
+    Source src(path, nullptr);
+    VideoInfo info = src.info();
+    at::Tensor out;
+    src.decodeAll([&](const AVFrame* f) {
+        if (out.defined()) {
+            return;
+        }
+        out = at::empty({f->height, f->width, 3}, at::kByte);
+        RgbConverter rgb(f->width, f->height);
+        rgb.convert(f, out.data_ptr<std::uint8_t>(), path);
+    });
+    if (!out.defined()) {
+        fail("the image could not be decoded", path, "image", "one decodable frame",
+             "no frame (" + info.codec + ")");
+    }
+    return out;
+}
+
+}  // namespace once::ffmpeg

@@ -1,0 +1,182 @@
+// The encode job end to end: `once encode` on the embedded demo video with --json, the feature
+// file it writes, and the resumable batch over a folder and a JSONL manifest.
+#include <ATen/ATen.h>
+
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "encode/batch_encode.h"
+#include "encode/encode_job.h"
+#include "features/feature_file.h"
+#include "support/test_support.h"
+#include "util/error.h"
+#include "util/sha256.h"
+
+using namespace once;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kDemo = "resources/demo/demo.mp4";
+const char* const kRealShort =
+    "/usr/lib/python3/dist-packages/imageio/resources/images/realshort.mp4";
+
+int countLines(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line))
+        n += line.empty() ? 0 : 1;
+    return n;
+}
+
+}  // namespace
+
+class TestEncodeJob : public QObject {
+    Q_OBJECT
+  private slots:
+    void cliEncodesDemoVideo() {
+        const std::string out = test::tempDir() + "/demo.safetensors";
+        const std::string video = test::sourcePath(kDemo);
+        auto r = test::runCli({"encode", QString::fromStdString(video), "--sample", "uniform:16",
+                               "-o", QString::fromStdString(out), "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["frames"].get<int>(), 16);
+        QCOMPARE(j["patches"].get<int>(), 729);
+        QCOMPARE(j["dim"].get<int>(), 64);
+        QCOMPARE(j["grid"].get<std::string>(), std::string("27x27"));
+        QCOMPARE(j["backbone"].get<std::string>(), std::string("demo"));
+        QCOMPARE(j["video_info"]["frame_count"].get<int>(), 200);
+        const std::string sha = Sha256::hexOfFile(video);
+        QCOMPARE(j["source_sha256"].get<std::string>(), sha);
+
+        FeatureFile f = FeatureFile::load(out);
+        QCOMPARE(f.features.sizes().vec(), (std::vector<std::int64_t>{16, 729, 64}));
+        QCOMPARE(f.backbone, std::string("demo"));
+        QCOMPARE(f.grid, std::string("27x27"));
+        QCOMPARE(f.sampling, std::string("uniform:16"));
+        QCOMPARE(f.source, std::string("demo.mp4"));
+        QCOMPARE(f.sourceSha256, sha);
+        // 200 frames at 25 fps: linspace(0, 199, 16) truncated; times = index / 25.
+        QCOMPARE(f.frameTimes[1].item<double>(), 13 / 25.0);
+        QCOMPARE(f.frameTimes[15].item<double>(), 199 / 25.0);
+        QCOMPARE(f.extra.at("frame_indices").substr(0, 6), std::string("0,13,2"));
+
+        // The same file through the library gives the same features (deterministic).
+        EncodeOptions o;
+        o.sampling = SamplingRule::parse("uniform:16");
+        auto enc = makeVisualEncoder("demo", {});
+        FeatureFile g = encodeVideo(video, *enc, o);
+        QVERIFY(at::equal(g.features, f.features));
+
+        // Human-readable summary without --json; bf16 storage.
+        r = test::runCli({"encode", QString::fromStdString(video), "--sample", "fps:1",
+                          "--store-dtype", "bfloat16", "-o", QString::fromStdString(out)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("encoded 8 frames"));
+        QCOMPARE(FeatureFile::load(out).features.scalar_type(), at::kBFloat16);
+    }
+
+    void cliReportsErrors() {
+        const std::string dir = test::tempDir();
+        auto r = test::runCli({"encode", QString::fromStdString(dir + "/nothing.mp4"), "-o",
+                               QString::fromStdString(dir + "/x.safetensors")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("nothing.mp4"), qPrintable(r.err));
+        r = test::runCli({"encode", QString::fromStdString(test::sourcePath(kDemo)), "--sample",
+                          "uniform:zero", "-o", QString::fromStdString(dir + "/x.safetensors")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("sampling"));
+        r = test::runCli({"encode", QString::fromStdString(test::sourcePath(kDemo))});
+        QCOMPARE(r.exitCode, 2);
+        r = test::runCli({"encode", QString::fromStdString(test::sourcePath(kDemo)), "--backbone",
+                          "nope", "-o", QString::fromStdString(dir + "/x.safetensors")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("demo"));
+        QVERIFY(!fs::exists(dir + "/x.safetensors"));
+    }
+
+    void batchResumes() {
+        const std::string root = test::tempDir();
+        const std::string outDir = root + "/features";
+        fs::create_directories(root + "/videos/sub");
+        fs::copy_file(test::sourcePath(kDemo), root + "/videos/demo.mp4");
+        fs::copy_file(kRealShort, root + "/videos/sub/realshort.mp4");
+        std::ofstream(root + "/videos/broken.mp4") << "not a video";
+        {
+            std::ofstream m(root + "/videos/manifest.jsonl");
+            m << R"({"video": "demo.mp4", "category": "demo"})"
+              << "\n\n"
+              << R"({"video": "sub/realshort.mp4", "category": "office"})"
+              << "\n"
+              << R"({"video": "broken.mp4", "category": "bad"})"
+              << "\n";
+        }
+        EncodeOptions o;
+        o.sampling = SamplingRule::parse("uniform:4");
+        const std::string manifest = root + "/videos/manifest.jsonl";
+        auto items = listBatch(manifest);
+        QCOMPARE(items.size(), std::size_t(3));
+        QCOMPARE(items[1].output, std::string("sub__realshort.safetensors"));
+        QCOMPARE(items[1].category, std::string("office"));
+
+        BatchReport first = encodeBatch(manifest, outDir, o);
+        QCOMPARE(first.encoded, std::int64_t(2));
+        QCOMPARE(first.skipped, std::int64_t(0));
+        QCOMPARE(first.failures.size(), std::size_t(1));
+        QVERIFY(first.failures[0].second.find("broken.mp4") != std::string::npos);
+        QCOMPARE(countLines(outDir + "/" + kBatchManifestName), 2);
+
+        // Rerun: both finished videos are skipped.
+        BatchReport second = encodeBatch(manifest, outDir, o);
+        QCOMPARE(second.encoded, std::int64_t(0));
+        QCOMPARE(second.skipped, std::int64_t(2));
+
+        // A killed run: the output is gone, only a temporary file is left. It does not count.
+        fs::remove(outDir + "/demo.safetensors");
+        std::ofstream(outDir + "/demo.safetensors.tmp-12345") << "half";
+        BatchReport third = encodeBatch(manifest, outDir, o);
+        QCOMPARE(third.encoded, std::int64_t(1));
+        QCOMPARE(third.skipped, std::int64_t(1));
+        QVERIFY(FeatureFile::load(outDir + "/demo.safetensors").features.size(0) == 4);
+
+        // A different sampling rule is not "finished".
+        o.sampling = SamplingRule::parse("uniform:2");
+        BatchReport fourth = encodeBatch(manifest, outDir, o);
+        QCOMPARE(fourth.encoded, std::int64_t(2));
+
+        // Folder mode through the CLI, twice; the second run skips everything.
+        const std::string outDir2 = root + "/features2";
+        auto r = test::runCli({"encode", QString::fromStdString(root + "/videos"), "--out-dir",
+                               QString::fromStdString(outDir2), "--sample", "uniform:3", "--json"});
+        QCOMPARE(r.exitCode, 1);  // broken.mp4 fails, the others are written
+        auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["encoded"].get<int>(), 1);  // folder mode: demo.mp4 (sub/ is not scanned)
+        QCOMPARE(j["failed"].get<int>(), 1);
+        r = test::runCli({"encode", "--manifest", QString::fromStdString(manifest), "--out-dir",
+                          QString::fromStdString(outDir2), "--sample", "uniform:3", "--json"});
+        j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["skipped"].get<int>(), 1);
+        QCOMPARE(j["encoded"].get<int>(), 1);
+    }
+
+    void badManifest() {
+        const std::string dir = test::tempDir();
+        std::ofstream(dir + "/m.jsonl") << R"({"video": "a.mp4"})"
+                                        << "\n"
+                                        << "{oops\n";
+        try {
+            listBatch(dir + "/m.jsonl");
+            QFAIL("no error");
+        } catch (const OnceError& e) {
+            QCOMPARE(e.where().field, std::string("line 2"));
+        }
+        QVERIFY_THROWS_EXCEPTION(OnceError, listBatch(dir + "/none.jsonl"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEncodeJob)
+#include "test_encode_job.moc"

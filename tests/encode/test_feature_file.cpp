@@ -1,0 +1,135 @@
+// Feature files: round trip (F32 and BF16), metadata, and the validation errors of load/save.
+#include <ATen/ATen.h>
+
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+
+#include "features/feature_file.h"
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+using namespace once;
+
+namespace {
+
+FeatureFile sample(at::ScalarType type) {
+    FeatureFile f;
+    f.features = at::randn({3, 4, 5}).to(type);
+    f.frameTimes = at::tensor({0.0, 0.5, 1.25}, at::kDouble);
+    f.backbone = "demo";
+    f.grid = "2x2";
+    f.sampling = "uniform:3";
+    f.source = "clip.mp4";
+    f.sourceSha256 = std::string(64, 'a');
+    f.featureSource = "demo patch descriptors";
+    f.extra["frame_indices"] = "0,5,9";
+    return f;
+}
+
+void expectLoadError(const std::string& path, const std::string& field) {
+    try {
+        FeatureFile::load(path);
+        QFAIL("no error");
+    } catch (const OnceError& e) {
+        QVERIFY2(e.where().field == field, e.what());
+        QCOMPARE(e.where().file, path);
+    }
+}
+
+}  // namespace
+
+class TestFeatureFile : public QObject {
+    Q_OBJECT
+  private slots:
+    void roundTrip() {
+        for (auto type : {at::kFloat, at::kBFloat16}) {
+            FeatureFile f = sample(type);
+            const std::string path = test::tempDir() + "/f.safetensors";
+            f.save(path);
+            FeatureFile g = FeatureFile::load(path);
+            QVERIFY(at::equal(g.features, f.features));
+            QCOMPARE(g.features.scalar_type(), type);
+            QVERIFY(at::equal(g.frameTimes, f.frameTimes));
+            QCOMPARE(g.backbone, f.backbone);
+            QCOMPARE(g.grid, f.grid);
+            QCOMPARE(g.sampling, f.sampling);
+            QCOMPARE(g.source, f.source);
+            QCOMPARE(g.sourceSha256, f.sourceSha256);
+            QCOMPARE(g.featureSource, f.featureSource);
+            QCOMPARE(g.extra.at("frame_indices"), std::string("0,5,9"));
+            QCOMPARE(g.extra.count("format"), std::size_t(0));
+            auto raw = SafetensorsFile::open(path);
+            QCOMPARE(raw.meta("format"), std::string("once-features/1"));
+            QCOMPARE(raw.entry("frame_times").dtype, DType::F64);
+        }
+    }
+
+    void saveValidates() {
+        const std::string path = test::tempDir() + "/bad.safetensors";
+        FeatureFile f = sample(at::kFloat);
+        f.features = at::zeros({3, 4}, at::kFloat);
+        QVERIFY_THROWS_EXCEPTION(OnceError, f.save(path));
+        f = sample(at::kFloat);
+        f.frameTimes = at::zeros({2}, at::kDouble);
+        QVERIFY_THROWS_EXCEPTION(OnceError, f.save(path));
+        f = sample(at::kFloat);
+        f.grid = "3x3";
+        QVERIFY_THROWS_EXCEPTION(OnceError, f.save(path));
+        f.grid = "2by2";
+        QVERIFY_THROWS_EXCEPTION(OnceError, f.save(path));
+        f = sample(at::kFloat);
+        f.features = at::zeros({3, 4, 5}, at::kLong);
+        QVERIFY_THROWS_EXCEPTION(OnceError, f.save(path));
+        QVERIFY(!std::filesystem::exists(path));
+    }
+
+    void loadValidates() {
+        const std::string dir = test::tempDir();
+        auto write = [&](const std::string& name, const std::map<std::string, at::Tensor>& ts,
+                         const std::map<std::string, std::string>& meta) {
+            SafetensorsWriter w;
+            for (const auto& [k, t] : ts)
+                addTensor(w, k, t);
+            for (const auto& [k, v] : meta)
+                w.setMetadata(k, v);
+            w.write(dir + "/" + name);
+            return dir + "/" + name;
+        };
+        at::Tensor feats = at::zeros({2, 4, 3});
+        at::Tensor times = at::zeros({2}, at::kDouble);
+        expectLoadError(write("nofeat.safetensors", {{"frame_times", times}}, {}), "features");
+        expectLoadError(write("notimes.safetensors", {{"features", feats}}, {}), "frame_times");
+        expectLoadError(
+            write("2d.safetensors", {{"features", at::zeros({2, 4})}, {"frame_times", times}}, {}),
+            "features");
+        expectLoadError(
+            write("int.safetensors",
+                  {{"features", at::zeros({2, 4, 3}, at::kInt)}, {"frame_times", times}}, {}),
+            "features");
+        expectLoadError(
+            write("t.safetensors",
+                  {{"features", feats}, {"frame_times", at::zeros({3}, at::kDouble)}}, {}),
+            "frame_times");
+        expectLoadError(write("cb.safetensors", {{"features", feats}, {"frame_times", times}},
+                              {{"format", "once-codebook/1"}}),
+                        "__metadata__.format");
+        expectLoadError(write("grid.safetensors", {{"features", feats}, {"frame_times", times}},
+                              {{"grid", "27x27"}}),
+                        "grid");
+        // A bare but consistent file (F32 times, no metadata) loads.
+        auto f = FeatureFile::load(
+            write("ok.safetensors", {{"features", feats}, {"frame_times", at::zeros({2})}}, {}));
+        QCOMPARE(f.frameTimes.scalar_type(), at::kDouble);
+        // Not a safetensors file at all.
+        const std::string junk = dir + "/junk.safetensors";
+        std::ofstream(junk) << "hello";
+        QVERIFY_THROWS_EXCEPTION(OnceError, FeatureFile::load(junk));
+        QVERIFY_THROWS_EXCEPTION(OnceError, FeatureFile::load(dir + "/missing.safetensors"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFeatureFile)
+#include "test_feature_file.moc"
