@@ -91,18 +91,15 @@ int run(const ArgParser& a) {
     meta["stage_a_manifest"] = cache.manifestJson.substr(0, 4096);
     Codebook::fromTensor(r.codebook, cache.backbone, cache.featureSource, a.get("output"))
         .save(a.get("output"), a.get("store-dtype"), meta);
-    nlohmann::json j = {{"codebook", a.get("output")},
-                        {"K", r.codebook.size(0)},
-                        {"D", r.codebook.size(1)},
-                        {"selected_epoch", r.selectedEpoch},
-                        {"criterion", r.criterion},
-                        {"selection", c.selection}};
+    nlohmann::json j = {{"codebook", a.get("output")}, {"K", r.codebook.size(0)},
+                        {"D", r.codebook.size(1)},     {"selected_epoch", r.selectedEpoch},
+                        {"criterion", r.criterion},    {"selection", c.selection}};
     if (a.flagSet("json")) {
         std::cout << j.dump(2) << "\n";
     } else {
-        std::cout << "fitted " << r.codebook.size(0) << " x " << r.codebook.size(1)
-                  << " codebook (" << c.method << "), selected epoch " << r.selectedEpoch
-                  << " by " << c.selection << " -> " << a.get("output") << "\n";
+        std::cout << "fitted " << r.codebook.size(0) << " x " << r.codebook.size(1) << " codebook ("
+                  << c.method << "), selected epoch " << r.selectedEpoch << " by " << c.selection
+                  << " -> " << a.get("output") << "\n";
     }
     return 0;
 }

@@ -14,8 +14,9 @@ namespace once::cli {
 namespace {
 
 void declare(ArgParser& p) {
-    p.option("manifest", "FILE", "corpus JSONL: {\"video\": path, \"category\": name} a line; "
-                                 "a .safetensors entry is an existing feature file")
+    p.option("manifest", "FILE",
+             "corpus JSONL: {\"video\": path, \"category\": name} a line; "
+             "a .safetensors entry is an existing feature file")
         .option("output", "DIR", "cache folder (a rerun resumes it)", std::nullopt, "-o")
         .option("backbone", "NAME", "encoder for video entries (demo, llava-onevision, ...)",
                 std::string("demo"))
@@ -58,33 +59,37 @@ int run(const ArgParser& a) {
         }
         SampledFrames f = readFrames(path, rule, progress);
         EncodedVideo ev = encoder->encode(f.rgb, progress);
-        return VideoTokens{ev.features.to(at::kFloat),
-                           at::tensor(f.times, at::kDouble), encoder->backbone()};
+        return VideoTokens{ev.features.to(at::kFloat), at::tensor(f.times, at::kDouble),
+                           encoder->backbone()};
     };
     auto corpus = readCorpusManifest(a.get("manifest"));
     Progress progress = terminalProgress(a.flagSet("json"));
     SketchCacheSummary s = buildSketchCache(corpus, a.get("output"), o, encode, &progress);
-    nlohmann::json j = {{"cache", a.get("output")},  {"videos", s.videos},
-                        {"done", s.done},            {"failed", s.failed},
-                        {"resumed", s.resumed},      {"reps", s.reps},
-                        {"source_tokens", s.tokens}, {"m_max", s.mMax},
-                        {"seconds", s.seconds},
-                        {"tokens_per_second",
-                         s.seconds > 0 ? double(s.tokensThisRun) / s.seconds : 0.0}};
+    nlohmann::json j = {
+        {"cache", a.get("output")},
+        {"videos", s.videos},
+        {"done", s.done},
+        {"failed", s.failed},
+        {"resumed", s.resumed},
+        {"reps", s.reps},
+        {"source_tokens", s.tokens},
+        {"m_max", s.mMax},
+        {"seconds", s.seconds},
+        {"tokens_per_second", s.seconds > 0 ? double(s.tokensThisRun) / s.seconds : 0.0}};
     if (a.flagSet("json")) {
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << "sketched " << s.done << " of " << s.videos << " video(s) (" << s.resumed
                   << " from an earlier run, " << s.failed << " failed): " << s.reps
-                  << " representatives of " << s.tokens << " tokens, m_max " << s.mMax
-                  << " -> " << a.get("output") << "\n";
+                  << " representatives of " << s.tokens << " tokens, m_max " << s.mMax << " -> "
+                  << a.get("output") << "\n";
     }
     return s.failed == 0 ? 0 : 1;
 }
 
-const CommandRegistrar reg{
-    {"train sketch", "Stage A: temporally stratified sketches of a corpus (resumable cache)",
-     declare, run}};
+const CommandRegistrar reg{{"train sketch",
+                            "Stage A: temporally stratified sketches of a corpus (resumable cache)",
+                            declare, run}};
 
 }  // namespace
 }  // namespace once::cli

@@ -125,7 +125,8 @@ Diagnostics diagnoseCodebook(const at::Tensor& codebook, const TokenSet& t,
     at::Tensor x = normalizeRows(t.x);
     at::Tensor w = t.weights.to(at::kDouble).contiguous();
     at::Tensor cn = normalizeRows(codebook);
-    if (progress) progress->begin("diagnostics: nearest codewords", 1 + o.randomCodebooks);
+    if (progress)
+        progress->begin("diagnostics: nearest codewords", 1 + o.randomCodebooks);
     Nearest nn = nearestCentroids(x, cn);
     std::vector<VideoStats> vs = perVideo(t, nn, w);
     std::vector<std::int64_t> all(vs.size());
@@ -174,7 +175,8 @@ Diagnostics diagnoseCodebook(const at::Tensor& codebook, const TokenSet& t,
             }
             diffMean.push_back(dm);
             diffR95.push_back(dr);
-            if (progress) progress->update(double(s + 2));
+            if (progress)
+                progress->update(double(s + 2));
         }
     }
     auto pairedMean = [&](const std::vector<std::vector<double>>& diff,
@@ -195,7 +197,8 @@ Diagnostics diagnoseCodebook(const at::Tensor& codebook, const TokenSet& t,
     // random-exemplar effects, n seeds with replacement) from one SplitMix64 stream.
     std::vector<double> bActive, bEntropy, bMce, bR[4], bDm, bDr;
     SplitMix64 rng(o.bootstrapSeed);
-    if (progress && o.bootstrap > 0) progress->begin("diagnostics: bootstrap", double(o.bootstrap));
+    if (progress && o.bootstrap > 0)
+        progress->begin("diagnostics: bootstrap", double(o.bootstrap));
     const auto nv = std::uint64_t(vs.size());
     for (std::int64_t b = 0; b < o.bootstrap && nv > 0; ++b) {
         std::vector<std::int64_t> pick(vs.size());
@@ -217,7 +220,8 @@ Diagnostics diagnoseCodebook(const at::Tensor& codebook, const TokenSet& t,
             bDm.push_back(pairedMean(diffMean, pick, seeds));
             bDr.push_back(pairedMean(diffR95, pick, seeds));
         }
-        if (progress && (b % 64 == 0)) progress->update(double(b));
+        if (progress && (b % 64 == 0))
+            progress->update(double(b));
     }
     d.activeCodesPct = interval(full.active, bActive);
     d.entropyCapacityPct = interval(full.entropy, bEntropy);
@@ -230,7 +234,8 @@ Diagnostics diagnoseCodebook(const at::Tensor& codebook, const TokenSet& t,
         d.diffR95 = interval(pairedMean(diffR95, all, allSeeds), bDr);
         d.fullR95 = full.r[2];
         double fm = 0;
-        for (const auto& q : vs) fm += (q.weight > 0 ? q.weightedResidual / q.weight : 0.0);
+        for (const auto& q : vs)
+            fm += (q.weight > 0 ? q.weightedResidual / q.weight : 0.0);
         d.fullMeanResidual = fm / double(vs.size());
         d.randomMeanResidual = d.fullMeanResidual + d.diffMeanResidual.value;
         d.randomR95 = d.fullR95 + d.diffR95.value;

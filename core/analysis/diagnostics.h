@@ -25,10 +25,10 @@ struct TokenSet {
 };
 
 struct DiagnosticsOptions {
-    std::int64_t bootstrap = 1000;            ///< resamples (0: no intervals)
-    std::uint64_t bootstrapSeed = 20260729;   ///< the paper's training-cache bootstrap seed
-    int randomCodebooks = 5;                  ///< random-exemplar codebooks (0: none)
-    std::uint64_t randomSeed = 20260801;      ///< seeds randomSeed … randomSeed + n − 1
+    std::int64_t bootstrap = 1000;           ///< resamples (0: no intervals)
+    std::uint64_t bootstrapSeed = 20260729;  ///< the paper's training-cache bootstrap seed
+    int randomCodebooks = 5;                 ///< random-exemplar codebooks (0: none)
+    std::uint64_t randomSeed = 20260801;     ///< seeds randomSeed … randomSeed + n − 1
 };
 
 struct Estimate {
@@ -39,8 +39,8 @@ struct Diagnostics {
     std::int64_t codewords = 0, rows = 0, videos = 0;
     double sourceTokens = 0;
     Estimate activeCodesPct, entropyCapacityPct, meanCosineError;
-    std::vector<double> decileShares;              ///< 10 shares, most used decile first
-    std::map<std::string, Estimate> residuals;     ///< "R50" … "R99": mean over videos
+    std::vector<double> decileShares;           ///< 10 shares, most used decile first
+    std::map<std::string, Estimate> residuals;  ///< "R50" … "R99": mean over videos
     bool hasRandom = false;
     std::vector<std::uint64_t> randomSeeds;
     double randomMeanResidual = 0, randomR95 = 0, fullMeanResidual = 0, fullR95 = 0;

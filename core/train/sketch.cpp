@@ -32,21 +32,24 @@ std::vector<std::int64_t> spreadAcrossBins(std::int64_t m, const std::vector<std
         }
         return out;
     }
+    // Water filling: bins smaller than the fair share are filled first; the rest share what is
+    // left equally, the remainder going one each to the earliest bins.
     std::int64_t left = m;
     while (left > 0 && !open.empty()) {
         const auto n = std::int64_t(open.size());
-        const std::int64_t share = left / n, extra = left % n;
-        std::vector<std::size_t> still;
-        for (std::int64_t i = 0; i < n; ++i) {
-            std::size_t b = open[std::size_t(i)];
-            std::int64_t give = std::min(sizes[b] - out[b], share + (i < extra ? 1 : 0));
-            out[b] += give;
-            left -= give;
-            if (out[b] < sizes[b]) {
-                still.push_back(b);
-            }
+        const std::int64_t share = left / n;
+        auto small = std::find_if(open.begin(), open.end(),
+                                  [&](std::size_t b) { return sizes[b] <= share; });
+        if (small != open.end()) {
+            out[*small] = sizes[*small];
+            left -= sizes[*small];
+            open.erase(small);
+            continue;
         }
-        open.swap(still);
+        for (std::int64_t i = 0; i < n; ++i) {
+            out[open[std::size_t(i)]] = share + (i < left % n ? 1 : 0);
+        }
+        left = 0;
     }
     return out;
 }
@@ -140,8 +143,7 @@ VideoSketch sketchVideo(const at::Tensor& features, const at::Tensor& frameTimes
             continue;
         }
         const auto& idx = members[std::size_t(b)];
-        at::Tensor rows = xUnit.index_select(
-            0, at::tensor(idx, at::kLong));
+        at::Tensor rows = xUnit.index_select(0, at::tensor(idx, at::kLong));
         // Distinct seed tokens from a seed that depends on (seed, video, bin) only.
         SplitMix64 mix(options.seed ^ (0x5851F42D4C957F2Dull * std::uint64_t(videoIndex + 1)) ^
                        (0x14057B7EF767814Full * std::uint64_t(b + 1)));

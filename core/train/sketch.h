@@ -10,11 +10,11 @@
 namespace once {
 
 struct SketchOptions {
-    int bins = 4;                ///< L; 1 gives the single-bin ablation
-    double tokensPerRep = 256;   ///< R
+    int bins = 4;               ///< L; 1 gives the single-bin ablation
+    double tokensPerRep = 256;  ///< R
     std::int64_t mMin = 16;
-    std::int64_t mMax = 128;     ///< requested; the global cap may lower it
-    int iterations = 10;         ///< spherical-Lloyd rounds per bin
+    std::int64_t mMax = 128;  ///< requested; the global cap may lower it
+    int iterations = 10;      ///< spherical-Lloyd rounds per bin
     std::uint64_t seed = 42;
 };
 
@@ -22,7 +22,8 @@ struct SketchOptions {
 std::int64_t sketchSize(std::int64_t numTokens, const SketchOptions& options);
 
 /// Splits m across bins of the given token counts: as evenly as the bin sizes allow (water
-/// filling in bin order), at least one per non-empty bin when m ≥ #non-empty bins; when m is
+/// filling: small bins filled first, the rest equal, remainder to the earliest), at least one
+/// per non-empty bin when m ≥ #non-empty bins; when m is
 /// smaller, one each to m evenly spaced non-empty bins. Never more than a bin holds.
 std::vector<std::int64_t> spreadAcrossBins(std::int64_t m, const std::vector<std::int64_t>& sizes);
 

@@ -37,11 +37,11 @@ nlohmann::json requestJson(const std::vector<CorpusEntry>& corpus, const SketchC
     for (const auto& e : corpus) {
         sources.push_back({{"source", e.source}, {"category", e.category}});
     }
-    return {{"bins", o.sketch.bins},          {"R", o.sketch.tokensPerRep},
-            {"m_min", o.sketch.mMin},         {"m_max_requested", o.sketch.mMax},
-            {"cap", o.cap},                   {"iterations", o.sketch.iterations},
-            {"seed", o.sketch.seed},          {"shard_rows", o.shardRows},
-            {"backbone", o.backbone},         {"corpus", sources}};
+    return {{"bins", o.sketch.bins},  {"R", o.sketch.tokensPerRep},
+            {"m_min", o.sketch.mMin}, {"m_max_requested", o.sketch.mMax},
+            {"cap", o.cap},           {"iterations", o.sketch.iterations},
+            {"seed", o.sketch.seed},  {"shard_rows", o.shardRows},
+            {"backbone", o.backbone}, {"corpus", sources}};
 }
 
 // Number of tokens of a video when it can be known without encoding it (feature files).
@@ -133,10 +133,11 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         }
         for (auto& [key, value] : request.items()) {
             if (m["request"][key] != value) {
-                fail("the cache was started with other options or another corpus; use a new "
-                     "folder or the same options",
-                     manifestPath, key, m["request"][key].dump().substr(0, 200),
-                     value.dump().substr(0, 200));
+                fail(
+                    "the cache was started with other options or another corpus; use a new "
+                    "folder or the same options",
+                    manifestPath, key, m["request"][key].dump().substr(0, 200),
+                    value.dump().substr(0, 200));
             }
         }
     } else {
@@ -148,7 +149,8 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         nlohmann::json categories = nlohmann::json::array();
         std::vector<std::string> seen;
         for (const auto& e : corpus) {
-            if (!e.category.empty() && std::find(seen.begin(), seen.end(), e.category) == seen.end()) {
+            if (!e.category.empty() &&
+                std::find(seen.begin(), seen.end(), e.category) == seen.end()) {
                 seen.push_back(e.category);
                 categories.push_back(e.category);
             }
@@ -157,11 +159,16 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         for (std::size_t i = 0; i < corpus.size(); ++i) {
             videos.push_back({{"status", "pending"}});
         }
-        m = {{"format", kCacheFormat},  {"request", request},
-             {"m_max", mMax},          {"categories", categories},
-             {"backbone", options.backbone}, {"feature_source", ""},
-             {"dim", 0},               {"videos", videos},
-             {"shards", nlohmann::json::array()}, {"complete", false}};
+        m = {{"format", kCacheFormat},
+             {"request", request},
+             {"m_max", mMax},
+             {"categories", categories},
+             {"backbone", options.backbone},
+             {"feature_source", ""},
+             {"dim", 0},
+             {"videos", videos},
+             {"shards", nlohmann::json::array()},
+             {"complete", false}};
         writeFileAtomically(manifestPath, m.dump(1));
     }
 
@@ -245,8 +252,8 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         try {
             VideoTokens t = loadTokens(corpus[i].source, encodeVideo, nullptr);
             if (!backbone.empty() && !t.backbone.empty() && t.backbone != backbone) {
-                fail("a corpus video was encoded by another backbone", corpus[i].source,
-                     "backbone", backbone, t.backbone);
+                fail("a corpus video was encoded by another backbone", corpus[i].source, "backbone",
+                     backbone, t.backbone);
             }
             if (backbone.empty()) {
                 backbone = t.backbone;
@@ -283,10 +290,9 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         if (progress) {
             double secs =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            progress->update(double(i + 1),
-                             std::to_string(std::int64_t(double(s.tokensThisRun) /
-                                                         std::max(secs, 1e-9))) +
-                                 " tokens/s");
+            progress->update(double(i + 1), std::to_string(std::int64_t(double(s.tokensThisRun) /
+                                                                        std::max(secs, 1e-9))) +
+                                                " tokens/s");
         }
     }
     flush();
@@ -325,8 +331,8 @@ SketchCache SketchCache::load(const std::string& cacheDir) {
         auto f = SafetensorsFile::open(cacheDir + "/" + sh["file"].get<std::string>());
         at::Tensor r = loadTensor(f, "reps");
         if (r.size(0) != sh["rows"].get<std::int64_t>()) {
-            fail("shard row count differs from the manifest", f.path(), "reps",
-                 sh["rows"].dump(), std::to_string(r.size(0)));
+            fail("shard row count differs from the manifest", f.path(), "reps", sh["rows"].dump(),
+                 std::to_string(r.size(0)));
         }
         reps.push_back(r.clone());
         weights.push_back(loadTensor(f, "weights").clone());

@@ -37,14 +37,14 @@ struct SketchCacheOptions {
     SketchOptions sketch;
     std::int64_t cap = 5'000'000;  ///< global representative cap (0: none)
     std::int64_t shardRows = 65536;
-    std::string backbone;  ///< expected backbone; empty: taken from the first video
+    std::string backbone;     ///< expected backbone; empty: taken from the first video
     bool skipErrors = false;  ///< record a failing video as "failed" instead of stopping
 };
 
 struct SketchCacheSummary {
     std::int64_t videos = 0, done = 0, failed = 0, resumed = 0;
     std::int64_t reps = 0, tokens = 0;
-    std::int64_t mMax = 0;     ///< after the cap
+    std::int64_t mMax = 0;  ///< after the cap
     std::int64_t tokensThisRun = 0;
     double seconds = 0;
 };

@@ -64,9 +64,8 @@ SphericalLloydResult sphericalLloyd(const at::Tensor& xUnit, const at::Tensor& w
                                     const std::function<void(int, double)>& onIteration,
                                     std::int64_t tileRows) {
     if (xUnit.dim() != 2 || init.dim() != 2 || init.size(1) != xUnit.size(1)) {
-        fail("spherical Lloyd: rows and centroids must be 2-D with the same width", {},
-             "centroids", "[k, " + std::to_string(xUnit.size(-1)) + "]",
-             std::to_string(init.size(-1)));
+        fail("spherical Lloyd: rows and centroids must be 2-D with the same width", {}, "centroids",
+             "[k, " + std::to_string(xUnit.size(-1)) + "]", std::to_string(init.size(-1)));
     }
     if (iterations < 1) {
         fail("spherical Lloyd needs at least one iteration", {}, "iterations", ">= 1",

@@ -50,20 +50,30 @@ void FitConfig::validate() const {
     auto bad = [](const std::string& field, const std::string& expected, const std::string& found) {
         fail("invalid Stage-B option", {}, field, expected, found);
     };
-    if (codewords < 1) bad("K", ">= 1", std::to_string(codewords));
-    if (method != "sinkhorn" && method != "hard-lloyd") bad("method", "sinkhorn|hard-lloyd", method);
+    if (codewords < 1)
+        bad("K", ">= 1", std::to_string(codewords));
+    if (method != "sinkhorn" && method != "hard-lloyd")
+        bad("method", "sinkhorn|hard-lloyd", method);
     if (weights != "source-count" && weights != "uniform")
         bad("weights", "source-count|uniform", weights);
-    if (init != "refined" && init != "sampled") bad("init", "refined|sampled", init);
+    if (init != "refined" && init != "sampled")
+        bad("init", "refined|sampled", init);
     if (selection != "weighted-cosine-error")
         bad("selection", "weighted-cosine-error", selection);
-    if (!(epsilon > 0)) bad("epsilon", "> 0", std::to_string(epsilon));
-    if (sinkhornIterations < 1) bad("sinkhorn-iters", ">= 1", std::to_string(sinkhornIterations));
-    if (batch < 1) bad("batch", ">= 1", std::to_string(batch));
-    if (epochs < 0) bad("epochs", ">= 0", std::to_string(epochs));
-    if (patience < 1) bad("patience", ">= 1", std::to_string(patience));
-    if (!(tauMin > 0) || !(tauStart > 0)) bad("tau", "> 0", std::to_string(tauMin));
-    if (initIterations < 0) bad("init-iters", ">= 0", std::to_string(initIterations));
+    if (!(epsilon > 0))
+        bad("epsilon", "> 0", std::to_string(epsilon));
+    if (sinkhornIterations < 1)
+        bad("sinkhorn-iters", ">= 1", std::to_string(sinkhornIterations));
+    if (batch < 1)
+        bad("batch", ">= 1", std::to_string(batch));
+    if (epochs < 0)
+        bad("epochs", ">= 0", std::to_string(epochs));
+    if (patience < 1)
+        bad("patience", ">= 1", std::to_string(patience));
+    if (!(tauMin > 0) || !(tauStart > 0))
+        bad("tau", "> 0", std::to_string(tauMin));
+    if (initIterations < 0)
+        bad("init-iters", ">= 0", std::to_string(initIterations));
 }
 
 at::Tensor effectiveWeights(const at::Tensor& weights, const at::Tensor& category,
@@ -94,8 +104,9 @@ StepResult stageBStep(const at::Tensor& x, const at::Tensor& a, const at::Tensor
     at::Tensor norms = codebook.norm(2, {1}, true).clamp_min(1e-12);
     at::Tensor cn = codebook / norms;
     at::Tensor s = at::mm(x, cn.t());
-    SinkhornPotentials pot = sinkhornLog(s, a.log(), at::full({k}, -std::log(double(k)), at::kFloat),
-                                         cfg.epsilon, cfg.sinkhornIterations);
+    SinkhornPotentials pot =
+        sinkhornLog(s, a.log(), at::full({k}, -std::log(double(k)), at::kFloat), cfg.epsilon,
+                    cfg.sinkhornIterations);
     // Logits of the row-normalised plan (the row potential f is constant along a row and drops
     // out of softmax and argmax); the potentials are held fixed in the backward pass.
     at::Tensor ys = (s / cfg.epsilon + pot.g.unsqueeze(0) + gumbel) / tau;
@@ -182,8 +193,8 @@ at::Tensor gatherUnit(const at::Tensor& reps, const std::vector<std::int64_t>& i
 
 }  // namespace
 
-FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights,
-                      const at::Tensor& category, const FitConfig& cfg, Progress* progress) {
+FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const at::Tensor& category,
+                      const FitConfig& cfg, Progress* progress) {
     cfg.validate();
     const std::int64_t u = reps.size(0), k = cfg.codewords;
     if (u < k) {
@@ -201,9 +212,11 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights,
     at::Tensor codebook = candX.slice(0, 0, k).clone();
     if (cfg.init == "refined" && cfg.initIterations > 0) {
         at::Tensor candW = omegaF.index_select(0, at::tensor(cand, at::kLong));
-        if (progress) progress->begin("Stage B init (weighted spherical Lloyd)", cfg.initIterations);
+        if (progress)
+            progress->begin("Stage B init (weighted spherical Lloyd)", cfg.initIterations);
         codebook = sphericalLloyd(candX, candW, codebook, cfg.initIterations, [&](int i, double) {
-                       if (progress) progress->update(i);
+                       if (progress)
+                           progress->update(i);
                    }).centroids;
     }
     std::vector<double> crit{weightedCosineError(reps, omega, codebook)};
@@ -212,14 +225,15 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights,
     int bestEpoch = 0;
 
     if (cfg.method == "hard-lloyd") {
-        if (progress) progress->begin("Stage B hard Lloyd", cfg.lloydIterations);
+        if (progress)
+            progress->begin("Stage B hard Lloyd", cfg.lloydIterations);
         at::Tensor all = normalizeRows(reps);
         if (cfg.lloydIterations > 0) {
-            codebook = sphericalLloyd(all, omegaF, codebook, cfg.lloydIterations,
-                                      [&](int i, double obj) {
-                                          if (progress)
-                                              progress->update(i, "objective " + std::to_string(obj));
-                                      }).centroids;
+            codebook =
+                sphericalLloyd(all, omegaF, codebook, cfg.lloydIterations, [&](int i, double obj) {
+                    if (progress)
+                        progress->update(i, "objective " + std::to_string(obj));
+                }).centroids;
             crit.push_back(weightedCosineError(reps, omega, codebook));
             history.push_back({{"epoch", 1}, {"criterion", crit[1]}, {"kind", "hard-lloyd"}});
             if (crit[1] < crit[0]) {
@@ -236,7 +250,8 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights,
         auto gen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed);
         std::int64_t t = 0;
         int bad = 0;
-        if (progress) progress->begin("Stage B Sinkhorn fitting", total);
+        if (progress)
+            progress->begin("Stage B Sinkhorn fitting", total);
         for (int epoch = 1; epoch <= cfg.epochs; ++epoch) {
             auto perm = seededPermutation(u, cfg.seed + std::uint64_t(epoch));
             double epochLoss = 0;

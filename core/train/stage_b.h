@@ -63,15 +63,14 @@ double weightedCosineError(const at::Tensor& repsUnitOrBf16, const at::Tensor& o
 struct FitResult {
     at::Tensor codebook;  ///< [K, D] F32 unit rows of the selected epoch
     int selectedEpoch = 0;
-    std::vector<double> criterion;  ///< per evaluated epoch (0 = initialiser)
-    std::string historyJson;        ///< per-epoch losses and criterion
+    std::vector<double> criterion;                ///< per evaluated epoch (0 = initialiser)
+    std::string historyJson;                      ///< per-epoch losses and criterion
     std::map<std::string, std::string> metadata;  ///< for Codebook::save
 };
 
 /// Fits on raw cache tensors (reps [U, D] any float dtype, weights/category [U]).
-FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights,
-                      const at::Tensor& category, const FitConfig& config,
-                      Progress* progress = nullptr);
+FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const at::Tensor& category,
+                      const FitConfig& config, Progress* progress = nullptr);
 FitResult fitCodebook(const SketchCache& cache, const FitConfig& config,
                       Progress* progress = nullptr);
 

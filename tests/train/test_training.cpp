@@ -1,0 +1,315 @@
+// Stage A / Stage B against independent references: Sinkhorn vs POT, spherical Lloyd vs faiss,
+// one Stage-B step vs PyTorch autograd; sketch invariants, cache kill-and-resume, bit-identical
+// reruns.
+#include <ATen/ATen.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <QtTest>
+#include <filesystem>
+
+#include "features/feature_file.h"
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
+#include "support/test_support.h"
+#include "train/sinkhorn.h"
+#include "train/sketch.h"
+#include "train/sketch_cache.h"
+#include "train/spherical_kmeans.h"
+#include "train/stage_b.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+using namespace once;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string writeTensors(const std::map<std::string, at::Tensor>& m, const std::string& name) {
+    SafetensorsWriter w;
+    for (const auto& [k, v] : m) {
+        addTensor(w, k, v.contiguous());
+    }
+    std::string path = test::tempDir() + "/" + name;
+    w.write(path);
+    return path;
+}
+
+at::Tensor readTensor(const std::string& path, const std::string& name) {
+    return loadTensor(SafetensorsFile::open(path), name).clone();
+}
+
+// Clustered unit data: `clusters` directions plus noise.
+at::Tensor clustered(std::int64_t n, std::int64_t d, std::int64_t clusters, std::uint64_t seed) {
+    at::manual_seed(seed);
+    at::Tensor centres = at::randn({clusters, d});
+    at::Tensor pick = at::randint(clusters, {n}, at::kLong);
+    return normalizeRows(centres.index_select(0, pick) + 0.4 * at::randn({n, d}));
+}
+
+std::string writeFeatureVideo(const std::string& dir, int index, std::int64_t frames,
+                              std::int64_t patches, std::int64_t d) {
+    FeatureFile f;
+    f.features =
+        clustered(frames * patches, d, 6, 100 + std::uint64_t(index)).reshape({frames, patches, d});
+    f.frameTimes = at::arange(frames, at::kDouble) * 0.5;
+    f.backbone = "demo";
+    f.grid = "1x" + std::to_string(patches);
+    f.sampling = "uniform:" + std::to_string(frames);
+    f.source = "synthetic" + std::to_string(index);
+    std::string path = dir + "/v" + std::to_string(index) + ".safetensors";
+    f.save(path);
+    return path;
+}
+
+std::string writeCorpus(const std::string& dir, int videos) {
+    std::string lines;
+    for (int i = 0; i < videos; ++i) {
+        std::string p = writeFeatureVideo(dir, i, 8 + i % 3, 40, 16);
+        std::string cat = i % 4 == 3 ? "" : (i % 4 == 0 ? "a" : "b");
+        lines += "{\"video\": \"" + p + "\"" +
+                 (cat.empty() ? "" : ", \"category\": \"" + cat + "\"") + "}\n";
+    }
+    writeFileAtomically(dir + "/corpus.jsonl", lines);
+    return dir + "/corpus.jsonl";
+}
+
+std::map<std::string, std::string> cacheBytes(const std::string& dir) {
+    std::map<std::string, std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        out[e.path().filename().string()] = readWholeFile(e.path().string());
+    }
+    return out;
+}
+
+}  // namespace
+
+class TestTraining : public QObject {
+    Q_OBJECT
+  private slots:
+    void sinkhornMatchesPot() {
+        for (double eps : {0.05, 0.01}) {  // fast shifted path and per-element LSE path
+            at::Tensor x = clustered(96, 12, 5, 1), c = clustered(24, 12, 7, 2);
+            at::Tensor s = at::mm(x, c.t());
+            at::Tensor a = at::rand({96}) + 0.1;
+            a = a / a.sum();
+            at::Tensor b = at::full({24}, 1.0 / 24);
+            for (int iters : {5, 50}) {
+                std::string in =
+                    writeTensors({{"scores", s},
+                                  {"a", a},
+                                  {"b", b},
+                                  {"params", at::tensor({eps, double(iters)}, at::kDouble)}},
+                                 "sk_in.safetensors");
+                std::string out = test::tempDir() + "/sk_out.safetensors";
+                auto r = test::runPython("train_sinkhorn_pot.py",
+                                         {QString::fromStdString(in), QString::fromStdString(out)});
+                QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+                at::Tensor ref = readTensor(out, "plan");
+                auto pot = sinkhornLog(s, a.log(), b.log(), eps, iters);
+                at::Tensor plan = sinkhornLogPlan(s, pot, eps).exp().to(at::kDouble);
+                double rel = test::maxAbsDiff(plan, ref) / ref.abs().max().item<double>();
+                QVERIFY2(
+                    rel < 2e-4,
+                    qPrintable(QString("eps %1 iters %2 rel %3").arg(eps).arg(iters).arg(rel)));
+            }
+        }
+    }
+
+    void sinkhornBalancedMarginals() {
+        at::Tensor x = clustered(300, 16, 4, 3), c = clustered(32, 16, 32, 4);
+        at::Tensor s = at::mm(x, c.t());
+        at::Tensor a = at::rand({300}) + 0.05;
+        a = a / a.sum();
+        at::Tensor b = at::full({32}, 1.0 / 32);
+        auto p = sinkhornLog(s, a.log(), b.log(), 0.05, 400);
+        at::Tensor plan = sinkhornLogPlan(s, p, 0.05).exp().to(at::kDouble);
+        QVERIFY(test::maxAbsDiff(plan.sum(1), a) < 1e-6);  // exact after the last row update
+        QVERIFY(test::maxAbsDiff(plan.sum(0), b) < 1e-4);
+    }
+
+    void sphericalLloydAtLeastFaiss() {
+        at::Tensor x = clustered(3000, 24, 40, 5);
+        at::Tensor w = at::rand({3000}) * 3 + 0.5;
+        auto perm = at::randperm(3000, at::kLong).slice(0, 0, 32);
+        at::Tensor init = x.index_select(0, perm);
+        const int iters = 10;
+        std::string in = writeTensors({{"x", x},
+                                       {"w", w},
+                                       {"init", init},
+                                       {"params", at::tensor({double(iters)}, at::kDouble)}},
+                                      "km_in.safetensors");
+        std::string out = test::tempDir() + "/km_out.safetensors";
+        auto r = test::runPython("train_kmeans_faiss.py",
+                                 {QString::fromStdString(in), QString::fromStdString(out)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        double faissObj = readTensor(out, "objective").item<double>();
+        auto ours = sphericalLloyd(x, w, init, iters);
+        Nearest nn = nearestCentroids(x, ours.centroids);
+        double oursObj = (nn.cosines.to(at::kDouble) * w.to(at::kDouble)).sum().item<double>();
+        QVERIFY2(oursObj >= faissObj * (1 - 1e-5),
+                 qPrintable(QString("ours %1 faiss %2").arg(oursObj).arg(faissObj)));
+        QVERIFY(at::equal(at::bincount(ours.assign, {}, 32).gt(0), at::ones({32}, at::kBool)));
+    }
+
+    void stageBStepMatchesAutograd() {
+        at::Tensor x = clustered(64, 10, 5, 6), c = clustered(12, 10, 12, 7) * 1.7;
+        at::Tensor a = at::rand({64}) + 0.1;
+        a = a / a.sum();
+        at::Tensor u = at::rand({64, 12}).clamp(1e-6, 1 - 1e-6);
+        at::Tensor g = -(-u.log()).log();
+        FitConfig cfg;
+        const double tau = 0.7;
+        std::string in =
+            writeTensors({{"x", x},
+                          {"a", a},
+                          {"C", c},
+                          {"gumbel", g},
+                          {"params", at::tensor({tau, cfg.epsilon, double(cfg.sinkhornIterations),
+                                                 cfg.commitment, cfg.usage},
+                                                at::kDouble)}},
+                         "step_in.safetensors");
+        std::string out = test::tempDir() + "/step_out.safetensors";
+        auto r = test::runPython("train_step_autograd.py",
+                                 {QString::fromStdString(in), QString::fromStdString(out)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        at::Tensor ref = readTensor(out, "grad"), losses = readTensor(out, "losses");
+        StepResult s = stageBStep(x, a, c, g, tau, cfg);
+        double rel = test::maxAbsDiff(s.grad, ref) / ref.abs().max().item<double>();
+        QVERIFY2(rel < 1e-3, qPrintable(QString("gradient rel diff %1").arg(rel)));
+        QVERIFY(std::abs(s.loss - losses[0].item<double>()) < 1e-4);
+        QVERIFY(std::abs(s.usage - losses[3].item<double>()) < 1e-4);
+    }
+
+    void sketchSizeAndSpread() {
+        SketchOptions o;
+        o.mMax = 52;
+        QCOMPARE(sketchSize(23328, o), std::int64_t(52));
+        QCOMPARE(sketchSize(5000, o), std::int64_t(20));
+        QCOMPARE(sketchSize(1000, o), std::int64_t(16));
+        QCOMPARE(sketchSize(7, o), std::int64_t(7));
+        auto s = spreadAcrossBins(10, {100, 2, 0, 100});
+        QCOMPARE(s, (std::vector<std::int64_t>{4, 2, 0, 4}));
+        s = spreadAcrossBins(2, {5, 5, 5, 5});
+        QCOMPARE(std::accumulate(s.begin(), s.end(), std::int64_t(0)), std::int64_t(2));
+        auto bins = frameBins(5, at::tensor({0.0, 1.0, 2.0, 3.0, 4.0}, at::kDouble), 4);
+        QCOMPARE(bins, (std::vector<int>{0, 1, 2, 3, 3}));  // τ = 1 in the last bin
+        // The paper's cap: 94,581 LLaVA videos of 23,328 tokens, 128 requested -> 52.
+        std::vector<std::int64_t> n(94581, 23328);
+        o.mMax = 128;
+        QCOMPARE(resolveCappedMMax(n, o, 5'000'000), std::int64_t(52));
+    }
+
+    void sketchInvariants() {
+        at::Tensor f = clustered(12 * 50, 16, 5, 8).reshape({12, 50, 16}) * 3;
+        at::Tensor t = at::arange(12, at::kDouble);
+        for (int bins : {1, 4, 5}) {
+            SketchOptions o;
+            o.bins = bins;
+            o.tokensPerRep = 20;
+            VideoSketch s = sketchVideo(f, t, o, 3);
+            QCOMPARE(s.weights.sum().item<std::int64_t>(), std::int64_t(600));
+            QCOMPARE(s.reps.size(0), sketchSize(600, o));
+            QVERIFY(test::maxAbsDiff(s.reps.norm(2, {1}), at::ones({s.reps.size(0)})) < 1e-5);
+            QVERIFY(s.weights.min().item<int>() >= 1);
+            auto fb = frameBins(12, t, bins);
+            std::vector<std::int64_t> sizes(std::size_t(bins), 0);
+            for (int b : fb)
+                sizes[std::size_t(b)] += 50;
+            auto expect = spreadAcrossBins(s.reps.size(0), sizes);
+            for (int b = 0; b < bins; ++b) {
+                QCOMPARE(s.bins.eq(b).sum().item<std::int64_t>(), expect[std::size_t(b)]);
+                QCOMPARE(s.weights.masked_select(s.bins.eq(b)).sum().item<std::int64_t>(),
+                         sizes[std::size_t(b)]);
+            }
+            // r_j = ν(Σ ν(x_i)) of the tokens nearest to it: every rep is a unit mean direction.
+            QVERIFY(at::equal(sketchVideo(f, t, o, 3).reps, s.reps));
+        }
+    }
+
+    void cacheResumesToSameBytes() {
+        std::string dir = test::tempDir();
+        std::string corpus = writeCorpus(dir, 9);
+        auto entries = readCorpusManifest(corpus);
+        SketchCacheOptions o;
+        o.sketch.tokensPerRep = 16;
+        o.shardRows = 40;
+        buildSketchCache(entries, dir + "/full", o, {}, nullptr);
+        auto reference = cacheBytes(dir + "/full");
+        QVERIFY(reference.size() >= 3);
+
+        // Cancel part-way, then kill a child at several moments; each resume must converge.
+        CancelToken token;
+        int calls = 0;
+        Progress stopper(
+            [&](const ProgressEvent&) {
+                if (++calls == 5)
+                    token.cancel();
+            },
+            token);
+        QVERIFY_THROWS_EXCEPTION(Cancelled,
+                                 buildSketchCache(entries, dir + "/resumed", o, {}, &stopper));
+        for (int delayUs : {0, 3000, 20000}) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                buildSketchCache(entries, dir + "/resumed", o, {}, nullptr);
+                _exit(0);
+            }
+            usleep(useconds_t(delayUs));
+            kill(pid, SIGKILL);
+            int status = 0;
+            waitpid(pid, &status, 0);
+        }
+        auto summary = buildSketchCache(entries, dir + "/resumed", o, {}, nullptr);
+        QCOMPARE(summary.done, std::int64_t(9));
+        QVERIFY(cacheBytes(dir + "/resumed") == reference);
+
+        SketchCache c = SketchCache::load(dir + "/full");
+        QCOMPARE(c.weights.sum().item<std::int64_t>(), summary.tokens);
+        QCOMPARE(c.categories, (std::vector<std::string>{"a", "b"}));
+        QCOMPARE(c.category.eq(-1).sum().item<std::int64_t>() > 0, true);
+        // Another option on the same folder is refused, naming the field.
+        o.sketch.bins = 2;
+        QVERIFY_THROWS_EXCEPTION(OnceError,
+                                 buildSketchCache(entries, dir + "/full", o, {}, nullptr));
+    }
+
+    void effectiveWeightsFollowThePaper() {
+        at::Tensor w = at::tensor({10, 20, 30, 40}, at::kInt);
+        at::Tensor g = at::tensor({0, 0, 1, -1}, at::kInt);
+        at::Tensor om = effectiveWeights(w, g, "source-count", 0.5);
+        QVERIFY(std::abs(om[0].item<double>() - 10 / std::sqrt(0.5)) < 1e-9);
+        QVERIFY(std::abs(om[2].item<double>() - 30 / std::sqrt(0.25)) < 1e-9);
+        QCOMPARE(om[3].item<double>(), 40.0);  // missing label: neutral
+        QVERIFY(at::equal(effectiveWeights(w, g, "source-count", 0), w.to(at::kDouble)));
+        QVERIFY(at::equal(effectiveWeights(w, g, "uniform", 0.5), at::ones({4}, at::kDouble)));
+    }
+
+    void fitIsBitIdenticalAndSelects() {
+        at::Tensor reps = clustered(900, 16, 12, 9).to(at::kBFloat16);
+        at::Tensor w = at::randint(1, 50, {900}, at::kInt);
+        at::Tensor g = at::randint(-1, 3, {900}, at::kInt);
+        FitConfig cfg;
+        cfg.codewords = 24;
+        cfg.candidates = 300;
+        cfg.batch = 256;
+        cfg.epochs = 3;
+        FitResult a = fitCodebook(reps, w, g, cfg);
+        FitResult b = fitCodebook(reps, w, g, cfg);
+        QVERIFY(at::equal(a.codebook, b.codebook));
+        QCOMPARE(a.historyJson, b.historyJson);
+        QVERIFY(a.selectedEpoch >= 0 && a.selectedEpoch < int(a.criterion.size()));
+        for (double c : a.criterion) {
+            QVERIFY(a.criterion[std::size_t(a.selectedEpoch)] <= c);
+        }
+        QCOMPARE(a.metadata.at("selected_epoch"), std::to_string(a.selectedEpoch));
+        cfg.method = "hard-lloyd";
+        FitResult h = fitCodebook(reps, w, g, cfg);
+        QVERIFY(h.criterion.back() <= h.criterion.front());
+        QCOMPARE(h.codebook.size(0), std::int64_t(24));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTraining)
+#include "test_training.moc"
