@@ -1,0 +1,116 @@
+// once ask: answer a question about a video (or its feature file) with LLaVA-OneVision, at a
+// token budget through a codebook (ONCE) or dense. Streams the answer on a terminal; --json
+// prints the answer, token ids, per-stage timings, token counts, FLOPs and memory.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "pipeline/session.h"
+#include "util/error.h"
+
+namespace once::cli {
+namespace {
+
+void declare(ArgParser& p) {
+    p.positional("VIDEO", "video file or frame folder (or use --features)", false)
+        .option("features", "FILE", "feature file of the video (skips decoding and encoding)")
+        .option("model", "DIR", "LLaVA-OneVision Hugging Face folder")
+        .option("codebook", "FILE", "codebook for ONCE compression (with --budget)")
+        .option("budget", "B", "visual token budget")
+        .flag("dense", "no compression: all visual tokens (the reference)")
+        .option("question", "TEXT", "the question")
+        .option("max-new-tokens", "N", "longest answer in tokens", "16")
+        .option("temperature", "T", "0: greedy (the paper's evaluation)", "0")
+        .option("top-p", "P", "nucleus mass when sampling", "1")
+        .option("system", "TEXT", "system prompt", std::string("You are a helpful assistant."))
+        .option("sampling", "RULE", "frame sampling rule", "uniform:32")
+        .option("pool-stride", "S", "1: all 27x27 patches (the paper); 2: 14x14", "1")
+        .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
+        .option("dtype", "TYPE", "float32, float16, bfloat16", "float32")
+        .flag("json", "print a JSON report instead of streaming");
+}
+
+int run(const ArgParser& a) {
+    const bool haveVideo = a.has("VIDEO"), haveFeatures = a.has("features");
+    if (haveVideo == haveFeatures) {
+        throw UsageError("give exactly one of VIDEO or --features");
+    }
+    if (!a.has("model")) {
+        throw UsageError("--model DIR is required");
+    }
+    if (!a.has("question")) {
+        throw UsageError("--question is required");
+    }
+    const bool dense = a.flagSet("dense");
+    if (dense == a.has("budget")) {
+        throw UsageError("give exactly one of --dense or --codebook C --budget B");
+    }
+    if (a.has("budget") && !a.has("codebook")) {
+        throw UsageError("--budget needs --codebook");
+    }
+    SessionOptions so;
+    so.modelDir = a.get("model");
+    so.device = a.get("device");
+    so.dtype = a.get("dtype");
+    so.codebook = a.getOr("codebook", "");
+    so.sampling = a.get("sampling");
+    so.poolStride = int(a.getInt("pool-stride"));
+    const bool json = a.flagSet("json");
+    Progress progress = terminalProgress(json);
+
+    Session session(so);
+    if (haveVideo) {
+        session.loadVideo(a.get("VIDEO"), &progress);
+    } else {
+        session.loadFeatures(a.get("features"));
+    }
+    AskOptions ao;
+    if (!dense) {
+        ao.budget = a.getInt("budget");
+    }
+    ao.maxNewTokens = a.getInt("max-new-tokens");
+    ao.temperature = a.getDouble("temperature");
+    ao.topP = a.getDouble("top-p");
+    ao.system = a.get("system");
+    if (!json) {
+        ao.onText = [](const std::string& piece) { std::cout << piece << std::flush; };
+    }
+    AskReport r = session.ask(a.get("question"), ao, &progress);
+    if (!json) {
+        std::cout << "\n";
+        std::cerr << "visual tokens " << r.contentTokens << "+" << r.layoutTokens << " of "
+                  << r.sourceTokens << ", prompt " << r.promptTokens << " tokens, prefill "
+                  << r.prefillFlops / 1e12 << " TFLOPs\n";
+        return 0;
+    }
+    nlohmann::json j;
+    j["answer"] = r.answer;
+    j["token_ids"] = r.tokenIds;
+    j["mode"] = r.dense ? "dense" : "once";
+    if (!r.dense) {
+        j["budget"] = r.budget;
+    }
+    j["visual_tokens"] = {{"content", r.contentTokens},
+                          {"layout", r.layoutTokens},
+                          {"total", r.contentTokens + r.layoutTokens},
+                          {"source", r.sourceTokens}};
+    j["prompt_tokens"] = r.promptTokens;
+    j["prefill_flops"] = r.prefillFlops;
+    j["stages"] = nlohmann::json::array();
+    for (const auto& s : r.stages) {
+        j["stages"].push_back({{"name", s.name},
+                               {"seconds", s.seconds},
+                               {"peak_rss_bytes", s.peakRssBytes},
+                               {"cached", s.cached}});
+    }
+    // CUDA peak reserved memory needs the gpu/ module's allocator query (not wired yet).
+    j["cuda_peak_reserved_bytes"] = nullptr;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+}
+
+const CommandRegistrar reg{
+    {"ask", "answer a question about a video at a token budget (or dense)", declare, run}};
+
+}  // namespace
+}  // namespace once::cli

@@ -1,0 +1,240 @@
+#include "pipeline/session.h"
+
+#include <ATen/ATen.h>
+#include <c10/util/Exception.h>
+
+#include <chrono>
+
+#include "codebook/codebook.h"
+#include "compress/assignment.h"
+#include "compress/compression.h"
+#include "features/feature_file.h"
+#include "models/generation.h"
+#include "models/hf_checkpoint.h"
+#include "models/qwen2_model.h"
+#include "models/visual_encoder.h"
+#include "pipeline/chat_prompt.h"
+#include "pipeline/resource_usage.h"
+#include "tokenizer/bpe_tokenizer.h"
+#include "util/error.h"
+#include "video/sampling_rule.h"
+#include "video/video_reader.h"
+
+namespace once {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Runs one stage, recording its wall time and peak RSS.
+template <class F>
+StageReport timed(const std::string& name, F&& f) {
+    resetPeakRss();
+    auto t0 = Clock::now();
+    f();
+    StageReport r;
+    r.name = name;
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    r.peakRssBytes = peakRssBytes();
+    return r;
+}
+
+// Cuts `bytes` before a trailing incomplete UTF-8 character (kept for the next piece).
+std::size_t completeUtf8Prefix(const std::string& bytes) {
+    std::size_t n = bytes.size(), i = n;
+    while (i > 0 && (static_cast<unsigned char>(bytes[i - 1]) & 0xC0) == 0x80 && n - i < 3) {
+        --i;
+    }
+    if (i == 0) {
+        return n;
+    }
+    unsigned char lead = static_cast<unsigned char>(bytes[i - 1]);
+    std::size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return (n - (i - 1)) < need ? i - 1 : n;
+}
+
+}  // namespace
+
+struct Session::State {
+    SessionOptions options;
+    HfCheckpoint checkpoint;
+    Qwen2Model model;
+    BpeTokenizer tokenizer;
+    std::optional<Codebook> codebook;
+    at::Tensor features;  ///< [T, P, D]
+    at::Tensor layout;    ///< [n, D]
+    std::string featureOrigin, backbone;
+    std::optional<Assignment> assignment;
+    std::vector<StageReport> loadStages;
+    std::vector<std::int64_t> stopTokens;
+};
+
+Session::Session(SessionOptions options) {
+    HfCheckpoint ck = HfCheckpoint::open(options.modelDir);
+    Qwen2Model model = Qwen2Model::load(ck, {options.device, options.dtype});
+    BpeTokenizer tok = BpeTokenizer::fromFile(ck.file("tokenizer.json"));
+    s_ = std::unique_ptr<State>(new State{options,
+                                          std::move(ck),
+                                          std::move(model),
+                                          std::move(tok),
+                                          std::nullopt,
+                                          {},
+                                          {},
+                                          {},
+                                          {},
+                                          {},
+                                          {},
+                                          {}});
+    if (!options.codebook.empty()) {
+        s_->codebook = Codebook::load(options.codebook);
+    }
+    for (const char* stop : {"<|im_end|>", "<|endoftext|>"}) {
+        if (auto id = s_->tokenizer.tokenId(stop)) {
+            s_->stopTokens.push_back(*id);
+        }
+    }
+    for (auto id : s_->model.config().eosTokenIds) {
+        s_->stopTokens.push_back(id);
+    }
+}
+
+Session::~Session() = default;
+Session::Session(Session&&) noexcept = default;
+
+void Session::loadVideo(const std::string& path, Progress* progress) {
+    SampledFrames frames;
+    std::vector<StageReport> stages;
+    stages.push_back(timed("decode", [&] {
+        frames = readFrames(path, SamplingRule::parse(s_->options.sampling), progress);
+    }));
+    EncoderOptions eo;
+    eo.modelDir = s_->options.modelDir;
+    eo.device = s_->options.device;
+    eo.dtype = s_->options.dtype;
+    eo.poolStride = s_->options.poolStride;
+    auto encoder = makeVisualEncoder("llava-onevision", eo);
+    EncodedVideo v;
+    stages.push_back(timed("encode", [&] { v = encoder->encode(frames.rgb, progress); }));
+    s_->features = v.features;
+    s_->layout = v.layoutTokens;
+    s_->featureOrigin = path;
+    s_->backbone = encoder->backbone();
+    s_->assignment.reset();
+    s_->loadStages = std::move(stages);
+}
+
+void Session::loadFeatures(const std::string& path) {
+    FeatureFile f;
+    auto st = timed("load features", [&] { f = FeatureFile::load(path); });
+    const std::int64_t H = s_->model.config().hiddenSize;
+    if (f.features.size(2) != H) {
+        fail("the features do not match the language model", path, "features",
+             "dimension " + std::to_string(H) + " (hidden size of " + s_->options.modelDir + ")",
+             std::to_string(f.features.size(2)));
+    }
+    s_->features = f.features;
+    s_->featureOrigin = path;
+    s_->backbone = f.backbone;
+    // Feature files hold content tokens only; LLaVA's layout token lives in the model folder.
+    const auto& ck = s_->checkpoint;
+    if (ck.has("image_newline") || ck.has("model.image_newline")) {
+        s_->layout = ck.get(ck.firstPresent({"image_newline", "model.image_newline"}), {H})
+                         .to(at::kFloat)
+                         .reshape({1, H});
+    } else {
+        s_->layout = at::zeros({0, H});
+    }
+    s_->assignment.reset();
+    s_->loadStages = {st};
+}
+
+at::Tensor Session::visualTokens(std::optional<std::int64_t> budget) {
+    if (!s_->features.defined()) {
+        fail("no video loaded", {}, "video", "a video or --features", "none");
+    }
+    const std::int64_t D = s_->features.size(-1);
+    at::Tensor content;
+    if (!budget) {
+        content = s_->features.reshape({-1, D});
+    } else {
+        if (!s_->codebook) {
+            fail("a budget needs a codebook", {}, "codebook", "--codebook FILE", "none");
+        }
+        s_->codebook->checkCompatible(D, s_->backbone, s_->featureOrigin);
+        if (!s_->assignment) {
+            s_->assignment = assignTokens(s_->features, *s_->codebook);
+        }
+        CompressOptions co;
+        co.budget = *budget;
+        content = compressAssigned(s_->features, *s_->assignment, *s_->codebook, co).tokens;
+    }
+    return at::cat({content.to(at::kFloat), s_->layout.to(content.device(), at::kFloat)});
+}
+
+AskReport Session::ask(const std::string& question, const AskOptions& o, Progress* progress) {
+    ChatPrompt prompt = buildLlavaOvPrompt(s_->tokenizer, question,
+                                           o.system.empty() ? kLlavaSystemPrompt : o.system);
+    AskReport r;
+    for (auto st : s_->loadStages) {
+        r.stages.push_back(st);
+    }
+    for (auto& st : s_->loadStages) {
+        st.cached = true;  // a later question reuses them
+    }
+    r.dense = !o.budget.has_value();
+    r.budget = o.budget.value_or(0);
+    at::Tensor visual;
+    r.stages.push_back(timed("compress", [&] { visual = visualTokens(o.budget); }));
+    r.layoutTokens = s_->layout.size(0);
+    r.contentTokens = visual.size(0) - r.layoutTokens;
+    r.sourceTokens = s_->features.size(0) * s_->features.size(1);
+    try {
+        at::Tensor embeds = spliceVisual(s_->model, prompt, visual);
+        r.promptTokens = embeds.size(0);
+        r.prefillFlops = s_->model.prefillFlops(r.promptTokens);
+
+        GenerationOptions go;
+        go.maxNewTokens = o.maxNewTokens;
+        go.temperature = o.temperature;
+        go.topP = o.topP;
+        go.stopTokens = s_->stopTokens;
+        if (progress) {
+            go.cancel = progress->token();
+        }
+        std::string pending;
+        std::vector<std::int64_t> shown;
+        go.onToken = [&](std::int64_t id) {
+            if (!o.onText) {
+                return;
+            }
+            shown.push_back(id);
+            std::string bytes = s_->tokenizer.decodeBytes({id}, true);
+            pending += bytes;
+            std::size_t cut = completeUtf8Prefix(pending);
+            if (cut > 0) {
+                o.onText(pending.substr(0, cut));
+                pending.erase(0, cut);
+            }
+        };
+        resetPeakRss();
+        GenerationResult g = generate(s_->model, embeds, go);
+        if (o.onText && !pending.empty()) {
+            o.onText(pending);  // a cut character at the end: the raw bytes, as generated
+        }
+        std::int64_t rss = peakRssBytes();
+        r.stages.push_back({"prefill", g.prefillSeconds, rss, false});
+        r.stages.push_back({"generate", g.decodeSeconds, rss, false});
+        r.tokenIds = g.tokens;
+        std::vector<std::int64_t> text = g.tokens;
+        if (g.stoppedByToken) {
+            text.pop_back();
+        }
+        r.answer = s_->tokenizer.decode(text, true);
+    } catch (const c10::OutOfMemoryError& e) {
+        // The KV cache and activations were local to this call and are freed by now.
+        fail("out of GPU memory while answering (try a smaller budget or --dtype bfloat16)", {},
+             "device", "enough memory", s_->options.device);
+    }
+    return r;
+}
+
+}  // namespace once

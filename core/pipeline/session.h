@@ -1,0 +1,79 @@
+#pragma once
+// One question-answering session (DESIGN §1 data flow): decode → encode → compress → prefill →
+// generate, with wall time, visual token counts, prefill FLOPs and peak memory per stage. The
+// features of the loaded video (and their codebook assignment) are kept, so a new budget or a
+// new question does not decode or encode again.
+#include <ATen/core/Tensor.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/progress.h"
+
+namespace once {
+
+struct SessionOptions {
+    std::string modelDir;  ///< LLaVA-OneVision (or plain Qwen2 with --features) folder
+    std::string device = "cpu";
+    std::string dtype = "float32";
+    std::string codebook;  ///< path; empty: dense only
+    std::string sampling = "uniform:32";
+    int poolStride = 1;
+};
+
+struct StageReport {
+    std::string name;  ///< decode, encode, compress, prefill, generate
+    double seconds = 0;
+    std::int64_t peakRssBytes = -1;
+    bool cached = false;  ///< reused from an earlier question
+};
+
+struct AskOptions {
+    std::optional<std::int64_t> budget;  ///< nullopt: dense (all tokens, the reference)
+    std::int64_t maxNewTokens = 16;
+    double temperature = 0;
+    double topP = 1;
+    std::string system;                              ///< empty: LLaVA's default
+    std::function<void(const std::string&)> onText;  ///< streamed UTF-8 pieces
+};
+
+struct AskReport {
+    std::string answer;
+    std::vector<std::int64_t> tokenIds;
+    std::vector<StageReport> stages;
+    std::int64_t contentTokens = 0, layoutTokens = 0;  ///< visual tokens entering the LLM
+    std::int64_t sourceTokens = 0;                     ///< N before compression
+    std::int64_t promptTokens = 0;                     ///< full LLM input length
+    double prefillFlops = 0;
+    bool dense = true;
+    std::int64_t budget = 0;
+};
+
+class Session {
+  public:
+    /// Loads the language model and tokenizer (and the codebook when given).
+    explicit Session(SessionOptions options);
+    ~Session();
+    Session(Session&&) noexcept;
+
+    /// Decodes and encodes a video (LLaVA-OneVision encoder of the model folder).
+    void loadVideo(const std::string& path, Progress* progress = nullptr);
+    /// Uses a feature file; the layout token (image_newline) comes from the model folder.
+    void loadFeatures(const std::string& path);
+    /// Asks about the loaded video. Throws OnceError (empty question, no video, codebook
+    /// mismatch, out of GPU memory — after which the session stays usable) or Cancelled.
+    AskReport ask(const std::string& question, const AskOptions& options,
+                  Progress* progress = nullptr);
+
+    /// Visual rows the LLM would see (compressed or dense, then layout), for tests and tools.
+    at::Tensor visualTokens(std::optional<std::int64_t> budget);
+
+  private:
+    struct State;
+    std::unique_ptr<State> s_;
+};
+
+}  // namespace once
