@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Rebuilds resources/demo/demo_codebook.safetensors with this repository's trainer from the demo
+# video and the demo encoder, following configs/demo_codebook.json. Deterministic: the same
+# build and thread count give the same bytes.
+# Usage: scripts/build_demo_codebook.sh [path/to/once] [output]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+once="${1:-$root/build/default/app/once}"
+out="${2:-$root/resources/demo/demo_codebook.safetensors}"
+config="$root/configs/demo_codebook.json"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+py="$(command -v python3)"
+# Flattens one section of the JSON config into --key value arguments.
+args() { "$py" -c 'import json,sys; c=json.load(open(sys.argv[1]))[sys.argv[2]]; print(" ".join(f"--{k} {v}" for k,v in c.items()))' "$config" "$1"; }
+"$py" -c 'import json,sys; c=json.load(open(sys.argv[1]))
+for v in c["videos"]: print(json.dumps({"video": sys.argv[2] + "/" + v, "category": "demo"}))' \
+    "$config" "$root" > "$work/corpus.jsonl"
+backbone="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["backbone"])' "$config")"
+sample="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["sample"])' "$config")"
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"
+# shellcheck disable=SC2046
+"$once" train sketch --manifest "$work/corpus.jsonl" -o "$work/cache" --backbone "$backbone" \
+    --sample "$sample" $(args sketch) --json
+# shellcheck disable=SC2046
+"$once" train fit --cache "$work/cache" $(args fit) -o "$out" --json
+"$once" diagnose --codebook "$out" --cache "$work/cache" --bootstrap 200 --json
