@@ -24,7 +24,7 @@ std::string writeFeatures(const std::string& dir, const std::string& name, const
     addTensor(w, "frame_times", at::arange(f.size(0), at::kDouble));
     w.setMetadata("format", "once-features/1");
     w.setMetadata("backbone", "demo");
-    w.setMetadata("grid", "5x4");
+    w.setMetadata("grid", "1x" + std::to_string(f.size(1)));
     const std::string path = dir + "/" + name;
     w.write(path);
     return path;
