@@ -4,6 +4,7 @@
 // colours. The views only read it; a change of result, mode, opacity or selection emits changed().
 #include <QColor>
 #include <QImage>
+#include <QMetaType>
 #include <QObject>
 #include <QVector>
 #include <memory>
@@ -115,3 +116,5 @@ class GroupOverlay : public QObject {
 };
 
 }  // namespace once::studio
+
+Q_DECLARE_METATYPE(once::studio::PatchInfo)

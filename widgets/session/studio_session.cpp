@@ -22,6 +22,8 @@ namespace {
 
 /// Size of the stand-in demo codebook sampled from the demo video when its file is missing.
 constexpr std::int64_t kFallbackCodebookSize = 256;
+/// The demo opens at a budget where groups are large enough to see on the frames.
+constexpr std::int64_t kDemoBudget = 64;
 
 once::EncoderOptions encoderOptions(const PipelineSettings& s, const QString& modelDir) {
     once::EncoderOptions o;
@@ -158,14 +160,7 @@ StudioSession::StudioSession(QObject* parent)
       sweepTask_(new BackgroundTask(this)) {
     connect(loadTask_, &BackgroundTask::failed, this,
             [this](const QString& message) { emit errorOccurred(loadErrorTitle_, message); });
-    connect(loadTask_, &BackgroundTask::finished, this, [this] {
-        if (pendingLoad_) {
-            auto next = std::move(pendingLoad_);
-            pendingLoad_ = {};
-            next();
-        }
-        updateBusy();
-    });
+    connect(loadTask_, &BackgroundTask::finished, this, &StudioSession::drainQueue);
     connect(compressTask_, &BackgroundTask::failed, this, [this](const QString& message) {
         emit errorOccurred(tr("Compression failed"), message);
     });
@@ -187,7 +182,7 @@ StudioSession::~StudioSession() {
 }
 
 void StudioSession::shutdown() {
-    pendingLoad_ = {};
+    queue_.clear();
     compressPending_ = false;
     sweepTask_->cancelAndWait();
     compressTask_->cancelAndWait();
@@ -196,14 +191,14 @@ void StudioSession::shutdown() {
 }
 
 void StudioSession::cancel() {
-    pendingLoad_ = {};
+    queue_.clear();
     loadTask_->cancel();
     sweepTask_->cancel();
 }
 
 bool StudioSession::isBusy() const {
     return loadTask_->isRunning() || compressTask_->isRunning() || sweepTask_->isRunning() ||
-           pendingLoad_ || compressPending_;
+           !queue_.empty() || compressPending_;
 }
 
 void StudioSession::updateBusy() {
@@ -225,20 +220,49 @@ void StudioSession::setPipelineSettings(const PipelineSettings& settings) {
     }
 }
 
-void StudioSession::runLoad(const QString& title, const QString& errorTitle, Work work) {
-    if (loadTask_->isRunning()) {
-        // The newest request wins: stop the running one and start this when it has ended.
-        pendingLoad_ = [this, title, errorTitle, work] { runLoad(title, errorTitle, work); };
-        loadTask_->cancel();
-        updateBusy();
-        return;
+void StudioSession::enqueue(std::function<void()> start) {
+    queue_.push_back(std::move(start));
+    drainQueue();
+}
+
+void StudioSession::drainQueue() {
+    // A queued request may finish without starting a task (nothing to do, or an error found on
+    // the GUI thread): go on with the next one until a task runs.
+    while (!loadTask_->isRunning() && !queue_.empty()) {
+        auto next = std::move(queue_.front());
+        queue_.erase(queue_.begin());
+        next();
     }
+    updateBusy();
+}
+
+void StudioSession::openVideo(const QString& path) {
+    enqueue([this, path] { startVideo(path); });
+}
+
+void StudioSession::openFeatureFile(const QString& path) {
+    enqueue([this, path] { startFeatureFile(path); });
+}
+
+void StudioSession::openCodebook(const QString& path) {
+    enqueue([this, path] { startCodebook(path); });
+}
+
+void StudioSession::openModelFolder(const QString& path) {
+    enqueue([this, path] { startModelFolder(path); });
+}
+
+void StudioSession::loadDemo() {
+    enqueue([this] { startDemo(); });
+}
+
+void StudioSession::runLoad(const QString& title, const QString& errorTitle, Work work) {
     loadErrorTitle_ = errorTitle;
     loadTask_->start(title, std::move(work));
     updateBusy();
 }
 
-void StudioSession::openVideo(const QString& path) {
+void StudioSession::startVideo(const QString& path) {
     const PipelineSettings s = settings_;
     const QString modelDir = model_ ? model_->path : QString();
     const bool cacheMatches = encoder_ && encoderSettings_ == s && encoderModelDir_ == modelDir;
@@ -278,7 +302,7 @@ void StudioSession::openVideo(const QString& path) {
         });
 }
 
-void StudioSession::openFeatureFile(const QString& path) {
+void StudioSession::startFeatureFile(const QString& path) {
     const PipelineSettings s = settings_;
     auto codebook = codebook_;
     const auto options = options_;
@@ -345,7 +369,7 @@ void StudioSession::openFeatureFile(const QString& path) {
             });
 }
 
-void StudioSession::openCodebook(const QString& path) {
+void StudioSession::startCodebook(const QString& path) {
     const PipelineSettings s = settings_;
     auto video = std::make_shared<const VideoData>(video_);  // shares the tensors, no copy
     const auto options = options_;
@@ -368,7 +392,7 @@ void StudioSession::openCodebook(const QString& path) {
             });
 }
 
-void StudioSession::openModelFolder(const QString& path) {
+void StudioSession::startModelFolder(const QString& path) {
     runLoad(tr("Checking model folder %1").arg(QFileInfo(path).fileName()),
             tr("Cannot open model folder"), [=, this](once::Progress&) -> std::function<void()> {
                 auto model = std::make_shared<ModelFolder>(ModelFolder::inspect(path));
@@ -402,7 +426,7 @@ void StudioSession::openPath(const QString& path) {
     }
 }
 
-void StudioSession::loadDemo() {
+void StudioSession::startDemo() {
     const DemoAssets assets = DemoAssets::locate();
     if (!assets.hasVideo()) {
         emit errorOccurred(
@@ -421,7 +445,8 @@ void StudioSession::loadDemo() {
     s.poolStride = 1;
     const bool cacheMatches = encoder_ && encoderSettings_ == s && encoderModelDir_.isEmpty();
     auto cached = encoder_;
-    const auto options = options_;
+    auto options = options_;
+    options.budget = kDemoBudget;
     runLoad(
         tr("Loading the demo"), tr("Cannot load the demo"),
         [=, this](once::Progress& progress) -> std::function<void()> {
@@ -445,6 +470,7 @@ void StudioSession::loadDemo() {
                 encoder_ = encoder;
                 encoderSettings_ = s;
                 encoderModelDir_.clear();
+                options_.budget = std::min(kDemoBudget, codebook->size());
                 video_ = std::move(*video);
                 codebook_ = codebook;
                 emit videoChanged();
@@ -484,15 +510,20 @@ void StudioSession::startAssignment() {
         installAssignment(nullptr, nullptr);
         return;
     }
-    const PipelineSettings s = settings_;
-    auto video = std::make_shared<const VideoData>(video_);
-    auto codebook = codebook_;
-    const auto options = options_;
-    runLoad(tr("Assigning tokens"), tr("Cannot assign tokens"),
-            [=, this](once::Progress& progress) -> std::function<void()> {
-                const auto outcome = assignAndCompress(*video, *codebook, s, options, progress);
-                return [=, this] { installAssignment(outcome.assignment, outcome.result); };
-            });
+    enqueue([this] {
+        if (video_.isEmpty() || !codebook_) {
+            return;
+        }
+        const PipelineSettings s = settings_;
+        auto video = std::make_shared<const VideoData>(video_);
+        auto codebook = codebook_;
+        const auto options = options_;
+        runLoad(tr("Assigning tokens"), tr("Cannot assign tokens"),
+                [=, this](once::Progress& progress) -> std::function<void()> {
+                    const auto outcome = assignAndCompress(*video, *codebook, s, options, progress);
+                    return [=, this] { installAssignment(outcome.assignment, outcome.result); };
+                });
+    });
 }
 
 void StudioSession::installAssignment(std::shared_ptr<const once::Assignment> assignment,

@@ -8,6 +8,7 @@
 #include <QString>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "charts/budget_sweep.h"
 #include "compress/assignment.h"
@@ -74,7 +75,7 @@ class StudioSession : public QObject {
     /// The task that runs loads (progress and cancel for the status bar).
     BackgroundTask* loadTask() const { return loadTask_; }
     bool isBusy() const;
-    /// Cancels the running load (and queued ones).
+    /// Cancels the running load and drops the queued ones.
     void cancel();
     /// Cancels everything and waits for the workers (closing the window).
     void shutdown();
@@ -95,7 +96,16 @@ class StudioSession : public QObject {
 
   private:
     using Work = std::function<std::function<void()>(once::Progress&)>;
+    // Loads run one at a time, in request order; each captures the state it works from only
+    // when it starts (a codebook queued behind a video is checked against that video).
+    void enqueue(std::function<void()> start);
+    void drainQueue();
     void runLoad(const QString& title, const QString& errorTitle, Work work);
+    void startVideo(const QString& path);
+    void startFeatureFile(const QString& path);
+    void startCodebook(const QString& path);
+    void startModelFolder(const QString& path);
+    void startDemo();
     void installAssignment(std::shared_ptr<const once::Assignment> assignment,
                            std::shared_ptr<const once::CompressionResult> result);
     void startAssignment();
@@ -122,7 +132,7 @@ class StudioSession : public QObject {
     BackgroundTask* compressTask_;
     BackgroundTask* sweepTask_;
     QString loadErrorTitle_;
-    std::function<void()> pendingLoad_;
+    std::vector<std::function<void()>> queue_;
     bool busy_ = false;
 };
 

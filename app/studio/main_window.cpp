@@ -1,0 +1,415 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTime>
+#include <QVBoxLayout>
+
+#include "app_settings.h"
+#include "budget/budget_panel.h"
+#include "charts/chart_widget.h"
+#include "charts/charts_panel.h"
+#include "codebook/codebook.h"
+#include "overlay/frame_overlay_view.h"
+#include "overlay/frame_strip.h"
+#include "overlay/group_overlay.h"
+#include "overlay/overlay_controls.h"
+#include "player/video_player_panel.h"
+#include "question/question_panel.h"
+#include "recent_files_menu.h"
+#include "session/session_binder.h"
+#include "session/studio_session.h"
+#include "settings_dialog.h"
+#include "tasks/background_task.h"
+#include "tasks/task_status.h"
+#include "trainer/trainer_panel.h"
+
+namespace once::studio {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), session_(new StudioSession(this)), overlay_(new GroupOverlay(this)) {
+    setWindowIcon(QIcon(QStringLiteral(":/icons/once-studio.svg")));
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    session_->setPipelineSettings(AppSettings().pipeline());
+
+    createCentralView();
+    createDocks();
+    createMenus();
+    new SessionBinder(session_, overlay_, budget_, this);
+
+    taskStatus_ = new TaskStatus(this);
+    taskStatus_->track(session_->loadTask());
+    taskStatus_->track(trainer_->task());
+    taskStatus_->track(question_->task());
+    statusBar()->addPermanentWidget(taskStatus_);
+    statusBar()->showMessage(tr("Ready. File ▸ Load Demo shows everything at once."));
+
+    connect(session_, &StudioSession::errorOccurred, this, &MainWindow::showError);
+    connect(session_, &StudioSession::notice, this, [this](const QString& message) {
+        log(message);
+        statusBar()->showMessage(message, 10000);
+    });
+    connect(session_, &StudioSession::videoChanged, this, [this] {
+        const VideoData& v = session_->video();
+        if (!v.isEmpty()) {
+            recent_->add(v.source);
+            log(tr("Opened %1: %2 frames × %3 patches × %4 dims (%5)")
+                    .arg(QFileInfo(v.source).fileName())
+                    .arg(v.numFrames())
+                    .arg(v.patchesPerFrame())
+                    .arg(v.dim())
+                    .arg(QString::fromStdString(v.backbone)));
+        }
+        player_->setSource(v.fromFeatureFile ? QString() : v.source);
+        updateTitle();
+    });
+    connect(session_, &StudioSession::codebookChanged, this, [this] {
+        if (const auto c = session_->codebook()) {
+            recent_->add(QString::fromStdString(c->origin()));
+            log(tr("Codebook %1: K = %2, D = %3")
+                    .arg(QString::fromStdString(c->origin()))
+                    .arg(c->size())
+                    .arg(c->dim()));
+        }
+        updateTitle();
+    });
+    connect(session_, &StudioSession::modelChanged, this, [this] {
+        if (const auto& m = session_->model()) {
+            recent_->add(m->path);
+            log(tr("Model folder %1 (%2)").arg(m->path, m->modelType));
+            trainer_->setPipelineSettings(session_->pipelineSettings(), m->path);
+        }
+    });
+    connect(session_, &StudioSession::assignmentChanged, this, [this] {
+        if (const auto a = session_->assignment()) {
+            log(tr("Assigned %1 tokens to their nearest codewords in %2 ms (%3)")
+                    .arg(a->numTokens)
+                    .arg(a->seconds * 1e3, 0, 'f', 1)
+                    .arg(QString::fromStdString(a->backend)));
+        }
+    });
+    connect(trainer_->task(), &BackgroundTask::failed, this,
+            [this](const QString& message) { showError(tr("Training failed"), message); });
+    connect(trainer_, &TrainerPanel::openCodebookRequested, session_, &StudioSession::openCodebook);
+    connect(recent_, &RecentFilesMenu::openRequested, session_, &StudioSession::openPath);
+    trainer_->setPipelineSettings(session_->pipelineSettings(), QString());
+
+    resize(1400, 900);
+    defaultState_ = saveState();
+    const AppSettings settings;
+    restoreGeometry(settings.windowGeometry());
+    restoreState(settings.windowState());
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createCentralView() {
+    view_ = new FrameOverlayView(overlay_, this);
+    strip_ = new FrameStrip(overlay_, this);
+    overlayControls_ = new OverlayControls(overlay_, this);
+    connect(view_, &FrameOverlayView::patchHovered, this, [this](const PatchInfo& info) {
+        if (info.valid) {
+            statusBar()->showMessage(
+                view_->describe(info).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
+        }
+    });
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->setSpacing(0);
+    topLayout->addWidget(overlayControls_);
+    topLayout->addWidget(view_, 1);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(top);
+    splitter->addWidget(strip_);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0);
+    splitter->setSizes({700, 140});
+    setCentralWidget(splitter);
+}
+
+QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& objectName,
+                                 Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);  // saveState() identifies docks by name
+    dock->setWidget(widget);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::createDocks() {
+    budget_ = new BudgetPanel(this);
+    player_ = new VideoPlayerPanel(overlay_, this);
+    charts_ = new ChartsPanel(session_, this);
+    question_ = new QuestionPanel(session_, this);
+    trainer_ = new TrainerPanel(this);
+    messages_ = new QPlainTextEdit(this);
+    messages_->setReadOnly(true);
+    messages_->setMaximumBlockCount(2000);
+
+    QDockWidget* budget =
+        addDock(budget_, tr("Budget"), QStringLiteral("budgetDock"), Qt::RightDockWidgetArea);
+    QDockWidget* player =
+        addDock(player_, tr("Playback"), QStringLiteral("playerDock"), Qt::RightDockWidgetArea);
+    QDockWidget* charts =
+        addDock(charts_, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
+    QDockWidget* question = addDock(question_, tr("Question"), QStringLiteral("questionDock"),
+                                    Qt::BottomDockWidgetArea);
+    QDockWidget* trainer =
+        addDock(trainer_, tr("Trainer"), QStringLiteral("trainerDock"), Qt::BottomDockWidgetArea);
+    QDockWidget* messages = addDock(messages_, tr("Messages"), QStringLiteral("messagesDock"),
+                                    Qt::BottomDockWidgetArea);
+    splitDockWidget(budget, charts, Qt::Vertical);
+    tabifyDockWidget(budget, player);
+    budget->raise();
+    tabifyDockWidget(question, trainer);
+    tabifyDockWidget(question, messages);
+    question->raise();
+    resizeDocks({budget, charts}, {260, 420}, Qt::Vertical);
+    resizeDocks({charts}, {520}, Qt::Horizontal);
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openVideo = file->addAction(tr("&Open Video…"), this, &MainWindow::openVideo);
+    openVideo->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Feature File…"), this, &MainWindow::openFeatureFile);
+    QAction* openCodebook = file->addAction(tr("Open &Codebook…"), this, &MainWindow::openCodebook);
+    openCodebook->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    file->addAction(tr("Open &Model Folder…"), this, &MainWindow::openModelFolder);
+    file->addAction(tr("Open &Evaluation Results…"), charts_, &ChartsPanel::openEvaluationResults);
+    recent_ = new RecentFilesMenu(this);
+    file->addMenu(recent_);
+    file->addSeparator();
+    QAction* demo = file->addAction(tr("Load &Demo"), this, &MainWindow::loadDemo);
+    demo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    file->addSeparator();
+    QAction* exportImage = file->addAction(tr("Export Chart &Image…"), this, [this] {
+        if (ChartWidget* c = charts_->currentChart()) {
+            c->exportImageInteractive();
+        }
+    });
+    exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("Export Chart &Data…"), this, [this] {
+        if (ChartWidget* c = charts_->currentChart()) {
+            c->exportCsvInteractive();
+        }
+    });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* prefs = edit->addAction(tr("&Preferences…"), this, &MainWindow::showSettings);
+    prefs->setShortcut(QKeySequence::Preferences);
+    prefs->setMenuRole(QAction::PreferencesRole);
+
+    viewMenu_ = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        viewMenu_->addAction(dock->toggleViewAction());
+    }
+    viewMenu_->addSeparator();
+    QAction* next = viewMenu_->addAction(tr("&Next Frame"), this, [this] {
+        overlay_->setCurrentFrame(overlay_->currentFrame() + 1);
+    });
+    next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
+    QAction* previous = viewMenu_->addAction(tr("&Previous Frame"), this, [this] {
+        overlay_->setCurrentFrame(overlay_->currentFrame() - 1);
+    });
+    previous->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Left));
+    QAction* clear = viewMenu_->addAction(tr("C&lear Group Selection"), this,
+                                          [this] { overlay_->setSelectedCodeword(-1); });
+    clear->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    viewMenu_->addSeparator();
+    viewMenu_->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    QAction* full = viewMenu_->addAction(tr("&Full Screen"), this,
+                                         [this](bool on) { on ? showFullScreen() : showNormal(); });
+    full->setCheckable(true);
+    full->setShortcut(QKeySequence::FullScreen);
+
+    QMenu* compress = menuBar()->addMenu(tr("&Compression"));
+    QAction* more = compress->addAction(tr("&Double Budget"), this,
+                                        [this] { session_->setBudget(session_->budget() * 2); });
+    more->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketRight));
+    QAction* less = compress->addAction(tr("&Halve Budget"), this, [this] {
+        session_->setBudget(std::max<std::int64_t>(1, session_->budget() / 2));
+    });
+    less->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketLeft));
+    compress->addAction(tr("&Measure Budget Sweep"), session_, &StudioSession::runBudgetSweep);
+    compress->addSeparator();
+    QAction* cancel =
+        compress->addAction(tr("&Cancel Running Work"), session_, &StudioSession::cancel);
+    cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About ONCE Studio"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+    QAction* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+}
+
+QString MainWindow::askOpenFile(const QString& title, const QString& filter) {
+    AppSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, title, settings.lastFolder(), filter);
+    if (!path.isEmpty()) {
+        settings.setLastFolder(QFileInfo(path).absolutePath());
+    }
+    return path;
+}
+
+void MainWindow::openVideo() {
+    const QString path = askOpenFile(
+        tr("Open Video"),
+        tr("Videos (*.mp4 *.mkv *.avi *.mov *.webm *.mpg *.mpeg *.ogv *.m4v);;All files (*)"));
+    if (!path.isEmpty()) {
+        session_->openVideo(path);
+    }
+}
+
+void MainWindow::openFeatureFile() {
+    const QString path =
+        askOpenFile(tr("Open Feature File"), tr("Feature files (*.safetensors);;All files (*)"));
+    if (!path.isEmpty()) {
+        session_->openFeatureFile(path);
+    }
+}
+
+void MainWindow::openCodebook() {
+    const QString path = askOpenFile(
+        tr("Open Codebook"), tr("Codebooks (*.safetensors *.npy *.pt *.pth *.bin);;All files (*)"));
+    if (!path.isEmpty()) {
+        session_->openCodebook(path);
+    }
+}
+
+void MainWindow::openModelFolder() {
+    AppSettings settings;
+    const QString path =
+        QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), settings.lastFolder());
+    if (!path.isEmpty()) {
+        settings.setLastFolder(path);
+        session_->openModelFolder(path);
+    }
+}
+
+void MainWindow::loadDemo() {
+    session_->loadDemo();
+}
+
+void MainWindow::showSettings() {
+    AppSettings settings;
+    SettingsDialog dialog(session_->pipelineSettings(), settings.language(), this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    const QString oldLanguage = settings.language();
+    settings.setPipeline(dialog.pipeline());
+    settings.setLanguage(dialog.language());
+    session_->setPipelineSettings(dialog.pipeline());
+    trainer_->setPipelineSettings(dialog.pipeline(),
+                                  session_->model() ? session_->model()->path : QString());
+    if (dialog.language() != oldLanguage) {
+        statusBar()->showMessage(tr("The new language applies when ONCE Studio restarts."), 10000);
+    }
+}
+
+void MainWindow::resetLayout() {
+    restoreState(defaultState_);
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About ONCE Studio"),
+        tr("<h3>ONCE Studio %1</h3><p>Video-token compression with a global codebook: every "
+           "visual token is assigned to its nearest codeword, the B most used codewords are "
+           "kept, tokens are reassigned among them and each group is mean-pooled.</p><p>See "
+           "what compression does to a video, ask questions at a chosen budget, and train "
+           "codebooks for your own backbone.</p>")
+            .arg(QApplication::applicationVersion()));
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    log(title + QStringLiteral(": ") + message);
+    if (errorBox_) {
+        errorBox_->close();
+    }
+    // Window-modal and non-blocking (open(), not exec()): work continues, the window stays
+    // usable after the box is closed, and nothing waits inside a nested event loop.
+    errorBox_ = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    errorBox_->setAttribute(Qt::WA_DeleteOnClose);
+    errorBox_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errorBox_->open();
+}
+
+void MainWindow::log(const QString& message) {
+    messages_->appendPlainText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) +
+                               message);
+}
+
+void MainWindow::updateTitle() {
+    QString title = QStringLiteral("ONCE Studio");
+    if (!session_->video().isEmpty()) {
+        title = QFileInfo(session_->video().source).fileName() + QStringLiteral(" — ") + title;
+    }
+    setWindowTitle(title);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    // Cancel and join every worker before the widgets they report to go away.
+    session_->shutdown();
+    question_->shutdown();
+    trainer_->shutdown();
+    AppSettings().setWindowLayout(saveGeometry(), saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) {
+        for (const QUrl& url : event->mimeData()->urls()) {
+            if (url.isLocalFile()) {
+                event->acceptProposedAction();
+                return;
+            }
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    // Codebooks and models first, so a video dropped with its codebook is assigned once.
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            paths << url.toLocalFile();
+        }
+    }
+    std::stable_sort(paths.begin(), paths.end(), [](const QString& a, const QString& b) {
+        auto rank = [](const QString& p) {
+            const auto kind = StudioSession::classify(p);
+            return kind == StudioSession::FileKind::Codebook ||
+                           kind == StudioSession::FileKind::ModelFolder
+                       ? 0
+                       : 1;
+        };
+        return rank(a) < rank(b);
+    });
+    for (const QString& p : paths) {
+        session_->openPath(p);
+    }
+    event->acceptProposedAction();
+}
+
+}  // namespace once::studio

@@ -1,0 +1,89 @@
+#pragma once
+// The ONCE Studio main window. It only wires: the session (document and workers), the central
+// frame view and strip, the docks (budget, playback, charts, question, trainer, messages), the
+// menus and the status bar. Behaviour lives in the widgets and the session.
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+
+class QDockWidget;
+class QPlainTextEdit;
+
+namespace once::studio {
+
+class BudgetPanel;
+class ChartsPanel;
+class FrameOverlayView;
+class FrameStrip;
+class GroupOverlay;
+class OverlayControls;
+class QuestionPanel;
+class RecentFilesMenu;
+class StudioSession;
+class TaskStatus;
+class TrainerPanel;
+class VideoPlayerPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    StudioSession* session() const { return session_; }
+    GroupOverlay* overlay() const { return overlay_; }
+    FrameOverlayView* frameView() const { return view_; }
+    FrameStrip* frameStrip() const { return strip_; }
+    BudgetPanel* budgetPanel() const { return budget_; }
+    ChartsPanel* chartsPanel() const { return charts_; }
+    QuestionPanel* questionPanel() const { return question_; }
+    TrainerPanel* trainerPanel() const { return trainer_; }
+    /// The error dialog shown last (null when none is open).
+    QMessageBox* errorDialog() const { return errorBox_; }
+
+  public slots:
+    void openVideo();
+    void openFeatureFile();
+    void openCodebook();
+    void openModelFolder();
+    void loadDemo();
+    void showSettings();
+    void resetLayout();
+    void showAbout();
+    /// Shows an error in a window-modal box (non-blocking: the window stays usable).
+    void showError(const QString& title, const QString& message);
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+  private:
+    void createCentralView();
+    void createDocks();
+    void createMenus();
+    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& objectName,
+                         Qt::DockWidgetArea area);
+    QString askOpenFile(const QString& title, const QString& filter);
+    void log(const QString& message);
+    void updateTitle();
+
+    StudioSession* session_;
+    GroupOverlay* overlay_;
+    FrameOverlayView* view_ = nullptr;
+    FrameStrip* strip_ = nullptr;
+    OverlayControls* overlayControls_ = nullptr;
+    BudgetPanel* budget_ = nullptr;
+    ChartsPanel* charts_ = nullptr;
+    VideoPlayerPanel* player_ = nullptr;
+    QuestionPanel* question_ = nullptr;
+    TrainerPanel* trainer_ = nullptr;
+    QPlainTextEdit* messages_ = nullptr;
+    TaskStatus* taskStatus_ = nullptr;
+    RecentFilesMenu* recent_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QPointer<QMessageBox> errorBox_;
+    QByteArray defaultState_;
+};
+
+}  // namespace once::studio

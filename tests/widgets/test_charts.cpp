@@ -1,0 +1,220 @@
+// The charts' numbers (deciles, percentiles, histograms, CSV) and their exports: every chart
+// writes PNG, SVG and PDF files that are what they claim to be, and its data as CSV.
+#include <QFile>
+#include <QImage>
+#include <QSvgRenderer>
+#include <QtTest>
+#include <cmath>
+
+#include "charts/budget_latency_chart.h"
+#include "charts/chart_data.h"
+#include "charts/chart_export.h"
+#include "charts/evaluation_results.h"
+#include "charts/prefill_flops.h"
+#include "charts/residual_chart.h"
+#include "charts/task_radar_chart.h"
+#include "charts/usage_decile_chart.h"
+#include "support/test_support.h"
+#include "util/error.h"
+
+using namespace once::studio;
+
+namespace {
+QString temp(const QString& name) {
+    static const QString dir = QString::fromStdString(once::test::tempDir());
+    return dir + QLatin1Char('/') + name;
+}
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+void writeText(const QString& path, const QByteArray& text) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+// Checks the three image files and the CSV a chart exports.
+void checkExports(ChartWidget& chart, const QString& stem, int expectedRows) {
+    chart.resize(800, 500);
+    for (const QString& ext :
+         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
+        const QString path = temp(stem + QLatin1Char('.') + ext);
+        QString error;
+        QVERIFY2(chart.exportImage(path, &error), qPrintable(error));
+        const QByteArray bytes = readAll(path);
+        QVERIFY2(bytes.size() > 500, qPrintable(path));
+        if (ext == QLatin1String("png")) {
+            const QImage image(path);
+            QVERIFY(!image.isNull());
+            QVERIFY(image.width() >= 640 && image.height() >= 400);
+            // Not a blank image: several distinct colours.
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 7) {
+                for (int x = 0; x < image.width(); x += 7) {
+                    colours.insert(image.pixel(x, y));
+                }
+            }
+            QVERIFY(colours.size() > 5);
+        } else if (ext == QLatin1String("svg")) {
+            QVERIFY(bytes.contains("<svg"));
+            QSvgRenderer renderer(path);
+            QVERIFY(renderer.isValid());
+        } else {
+            QVERIFY(bytes.startsWith("%PDF-"));
+        }
+    }
+    const QString csv = temp(stem + QStringLiteral(".csv"));
+    QString error;
+    QVERIFY2(chart.exportCsv(csv, &error), qPrintable(error));
+    const QList<QByteArray> lines = readAll(csv).trimmed().split('\n');
+    QCOMPARE(lines.size(), expectedRows + 1);
+    QCOMPARE(lines.front().trimmed(), chart.table().header.join(QLatin1Char(',')).toUtf8());
+}
+}  // namespace
+
+class TestCharts : public QObject {
+    Q_OBJECT
+  private slots:
+    void decilesAreEqualCountSharesOfAssignments() {
+        // 20 codewords: two per decile; the most used first.
+        std::vector<std::int64_t> counts(20, 1);
+        counts[3] = 81;  // 100 assignments in all
+        const auto d = usageDeciles(counts);
+        QCOMPARE(d.size(), std::size_t{10});
+        QCOMPARE(d[0], 0.82);
+        for (int i = 1; i < 10; ++i) {
+            QCOMPARE(d[i], 0.02);
+        }
+        const auto uniform = usageDeciles(std::vector<std::int64_t>(50, 3));
+        for (double v : uniform) {
+            QCOMPARE(v, 0.1);
+        }
+        QVERIFY(usageDeciles({0, 0}).empty());
+        // K not divisible by 10: groups differ by at most one codeword, shares still sum to 1.
+        const auto odd = usageDeciles({5, 4, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+        double sum = 0;
+        for (double v : odd) {
+            sum += v;
+        }
+        QCOMPARE(sum, 1.0);
+    }
+
+    void percentilesInterpolateLikeNumPy() {
+        const std::vector<float> v = {4, 1, 3, 2, 5};
+        QCOMPARE(percentile(v, 50), 3.0);
+        QCOMPARE(percentile(v, 90), 4.6);  // numpy.percentile([1..5], 90)
+        QCOMPARE(percentile(v, 0), 1.0);
+        QCOMPARE(percentile(v, 100), 5.0);
+        QVERIFY(std::isnan(percentile({}, 50)));
+        const Histogram h = histogram({0.05f, 0.15f, 0.15f, 0.95f}, 10, 0, 1);
+        double area = 0;
+        for (double d : h.density) {
+            area += d * h.binWidth();
+        }
+        QVERIFY(std::abs(area - 1.0) < 1e-12);
+        QCOMPARE(h.density[1], 5.0);  // half of the mass in a bin of width 0.1
+    }
+
+    void csvQuotesWhatNeedsQuoting() {
+        CsvTable t;
+        t.header = {QStringLiteral("task"), QStringLiteral("value")};
+        t.rows << QStringList{QStringLiteral("a, b"), QStringLiteral("say \"hi\"")};
+        QCOMPARE(t.toCsv(), QStringLiteral("task,value\r\n\"a, b\",\"say \"\"hi\"\"\"\r\n"));
+    }
+
+    void prefillFlopsGrowWithTokens() {
+        const LlmDims d = LlmDims::qwen2_7b();
+        QVERIFY(prefillFlops(d, 512) < prefillFlops(d, 23329));
+        // ~2 × parameters per token for short inputs (7B model ≈ 14 GFLOPs per token).
+        const double perToken = (prefillFlops(d, 1001) - prefillFlops(d, 1000));
+        QVERIFY2(perToken > 1.0e10 && perToken < 1.8e10, qPrintable(QString::number(perToken)));
+    }
+
+    void usageChartExports() {
+        UsageDecileChart chart;
+        std::vector<std::int64_t> counts;
+        for (int i = 0; i < 100; ++i) {
+            counts.push_back(100 - i);
+        }
+        chart.setVideoCounts(counts);
+        chart.setCorpusDeciles({0.2, 0.15, 0.12, 0.1, 0.09, 0.09, 0.08, 0.07, 0.05, 0.05});
+        checkExports(chart, QStringLiteral("usage"), 10);
+    }
+
+    void residualChartExports() {
+        ResidualChart chart;
+        std::vector<float> nearest, atBudget;
+        for (int i = 0; i < 1000; ++i) {
+            nearest.push_back(0.001f * static_cast<float>(i % 100));
+            atBudget.push_back(0.002f * static_cast<float>(i % 100));
+        }
+        chart.setNearestResiduals(nearest);
+        chart.setBudgetResiduals(atBudget, 64);
+        chart.setCorpusPercentiles({{QStringLiteral("R50"), 0.04}, {QStringLiteral("R95"), 0.09}});
+        QCOMPARE(chart.videoPercentiles().at(QStringLiteral("R50")), percentile(nearest, 50));
+        // 4 + 4 + 2 percentile rows and two 60-bin histograms.
+        checkExports(chart, QStringLiteral("residual"), 10 + 120);
+    }
+
+    void latencyChartExports() {
+        BudgetLatencyChart chart;
+        BudgetSweep sweep;
+        sweep.denseTokens = 23328;
+        sweep.assignMs = 40;
+        for (std::int64_t b : {1, 2, 4, 8, 16}) {
+            SweepPoint p;
+            p.budget = b;
+            p.outputs = b;
+            p.selectMs = 0.1;
+            p.reassignMs = 0.2 * b;
+            p.poolMs = 0.5;
+            sweep.points.push_back(p);
+        }
+        chart.setSweep(sweep, 1);
+        checkExports(chart, QStringLiteral("latency"), 1 + 5);
+    }
+
+    void evaluationResultsLoadAndRadarExports() {
+        const QString longCsv = temp(QStringLiteral("eval_long.csv"));
+        writeText(longCsv,
+                  "task,method,accuracy\nAction Count,Dense,40\nAction Count,ONCE,45\n"
+                  "State Change,Dense,50\nState Change,ONCE,55\nObject Shuffle,Dense,30\n"
+                  "Object Shuffle,ONCE,38\n");
+        const EvaluationResults r = EvaluationResults::load(longCsv);
+        QCOMPARE(r.tasks.size(), 3);
+        QCOMPARE(r.methods, (QStringList{QStringLiteral("Dense"), QStringLiteral("ONCE")}));
+        QCOMPARE(r.accuracy[1][2], 38.0);
+
+        const QString json = temp(QStringLiteral("eval.json"));
+        writeText(json, R"({"tasks": ["a", "b", "c"], "methods": {"Dense": [0.5, 0.6, 0.7]}})");
+        const EvaluationResults j = EvaluationResults::load(json);
+        QCOMPARE(j.accuracy[0][1], 60.0);  // fractions become percent
+
+        const QString wide = temp(QStringLiteral("eval_wide.csv"));
+        writeText(wide, "task,Dense,ONCE B=512\nA,1,2\nB,3,4\n");
+        QCOMPARE(EvaluationResults::load(wide).methods.size(), 2);
+
+        const QString bad = temp(QStringLiteral("eval_bad.csv"));
+        writeText(bad, "task,method,accuracy\nA,Dense,high\n");
+        try {
+            EvaluationResults::load(bad);
+            QFAIL("a non-numeric accuracy must be refused");
+        } catch (const once::OnceError& e) {
+            QVERIFY(QString::fromUtf8(e.what()).contains(QLatin1String("line 2")));
+        }
+
+        TaskRadarChart chart;
+        chart.setResults(r);
+        checkExports(chart, QStringLiteral("radar"), 6);
+    }
+
+    void unsupportedFormatsAreRefused() {
+        UsageDecileChart chart;
+        QString error;
+        QVERIFY(!chart.exportImage(temp(QStringLiteral("chart.bmp")), &error));
+        QVERIFY(error.contains(QLatin1String("unsupported")));
+    }
+};
+
+QTEST_MAIN(TestCharts)
+#include "test_charts.moc"

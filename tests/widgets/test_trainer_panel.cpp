@@ -1,0 +1,146 @@
+// Training from the trainer panel: a short run on the demo video started, cancelled during
+// Stage A, resumed from its cache, finished; the codebook carries its corpus diagnostics and
+// opens in the main view with one click.
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "codebook/codebook.h"
+#include "support/test_support.h"
+#include "tasks/background_task.h"
+#include "trainer/trainer_options_form.h"
+#include "trainer/trainer_panel.h"
+#include "trainer/training_job.h"
+#include "util/error.h"
+
+using namespace once::studio;
+
+class TestTrainerPanel : public QObject {
+    Q_OBJECT
+  private slots:
+    void defaultsAreThePapers() {
+        TrainerOptionsForm form;
+        const auto fit = form.fitConfig();
+        QCOMPARE(fit.codewords, std::int64_t{8192});
+        QCOMPARE(fit.epsilon, 0.05);
+        QCOMPARE(fit.sinkhornIterations, 5);
+        QCOMPARE(fit.lr, 1e-3);
+        QCOMPARE(fit.weightDecay, 1e-2);
+        QCOMPARE(fit.commitment, 0.25);
+        QCOMPARE(fit.usage, 0.01);
+        QCOMPARE(fit.tauDecay, 0.999);
+        QCOMPARE(fit.epochs, 5);
+        QCOMPARE(fit.patience, 2);
+        QCOMPARE(fit.alpha, 0.5);
+        QCOMPARE(fit.seed, std::uint64_t{42});
+        const auto sketch = form.sketchOptions();
+        QCOMPARE(sketch.sketch.bins, 4);
+        QCOMPARE(sketch.sketch.tokensPerRep, 256.0);
+        QCOMPARE(sketch.sketch.mMin, std::int64_t{16});
+        QCOMPARE(sketch.cap, std::int64_t{5'000'000});
+    }
+
+    void startCancelResumeAndOpen() {
+        const QString video =
+            QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4"));
+        if (!QFile::exists(video)) {
+            QSKIP("resources/demo/demo.mp4 is not in this checkout");
+        }
+        const QString dir = QString::fromStdString(once::test::tempDir());
+        const QString manifest = dir + QStringLiteral("/corpus.jsonl");
+        {
+            QFile f(manifest);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            for (int i = 0; i < 8; ++i) {
+                f.write(QStringLiteral("{\"video\": \"%1\", \"category\": \"%2\"}\n")
+                            .arg(video, i % 2 ? QStringLiteral("a") : QStringLiteral("b"))
+                            .toUtf8());
+            }
+        }
+        TrainerPanel panel;
+        PipelineSettings pipeline;
+        pipeline.sampling = QStringLiteral("uniform:8");
+        panel.setPipelineSettings(pipeline, QString());
+        panel.corpusEdit()->setText(manifest);
+        panel.cacheEdit()->setText(dir + QStringLiteral("/cache"));
+        const QString output = dir + QStringLiteral("/trained.safetensors");
+        panel.outputEdit()->setText(output);
+        auto sketch = panel.options()->sketchOptions();
+        sketch.sketch.mMin = 4;
+        sketch.sketch.mMax = 16;
+        sketch.sketch.tokensPerRep = 32;
+        sketch.shardRows = 16;
+        panel.options()->setSketchOptions(sketch);
+        auto fit = panel.options()->fitConfig();
+        fit.codewords = 8;
+        fit.candidates = 64;
+        fit.batch = 32;
+        fit.epochs = 2;
+        panel.options()->setFitConfig(fit);
+
+        // Start, and cancel once Stage A has sketched at least one video.
+        QSignalSpy cancelled(panel.task(), &BackgroundTask::cancelled);
+        QSignalSpy finished(panel.task(), &BackgroundTask::finished);
+        bool cancelSent = false;
+        connect(panel.stageProgress(0), &QtProgress::progressed, &panel,
+                [&](const ProgressUpdate& u) {
+                    if (!cancelSent && u.done >= 1) {
+                        cancelSent = true;
+                        QTest::mouseClick(panel.cancelButton(), Qt::LeftButton);
+                    }
+                });
+        QTest::mouseClick(panel.startButton(), Qt::LeftButton);
+        QVERIFY(panel.task()->isRunning());
+        QVERIFY(!panel.startButton()->isEnabled());
+        QVERIFY(finished.wait(300000));
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY2(panel.statusText().contains(QLatin1String("Cancelled")),
+                 qPrintable(panel.statusText()));
+        QVERIFY(!QFile::exists(output));
+        // The interrupted cache is there to resume.
+        QVERIFY(hasResumableCache(panel.cacheEdit()->text()));
+        QVERIFY(panel.startButton()->text().contains(QLatin1String("Resume")));
+        QVERIFY(panel.startButton()->isEnabled());
+
+        // Resume to the end.
+        finished.clear();
+        QSignalSpy succeeded(panel.task(), &BackgroundTask::succeeded);
+        QTest::mouseClick(panel.startButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(600000));
+        QVERIFY2(succeeded.count() == 1, qPrintable(panel.statusText()));
+        QVERIFY(panel.statusText().startsWith(QLatin1String("Finished")));
+        QVERIFY(panel.lossPoints() > 0);
+
+        const once::Codebook codebook = once::Codebook::load(output.toStdString());
+        QCOMPARE(codebook.size(), std::int64_t{8});
+        QCOMPARE(QString::fromStdString(codebook.backbone()), QStringLiteral("demo"));
+        QVERIFY(codebook.metadata().count("diagnostics") == 1);
+        QVERIFY(codebook.metadata().count("training_config") == 1);
+
+        QSignalSpy open(&panel, &TrainerPanel::openCodebookRequested);
+        QVERIFY(panel.openButton()->isEnabled());
+        QTest::mouseClick(panel.openButton(), Qt::LeftButton);
+        QCOMPARE(open.count(), 1);
+        QCOMPARE(open.first().first().toString(), output);
+    }
+
+    void badCorpusFailsWithAMessage() {
+        TrainerPanel panel;
+        const QString dir = QString::fromStdString(once::test::tempDir());
+        panel.corpusEdit()->setText(dir + QStringLiteral("/empty"));
+        QDir().mkpath(dir + QStringLiteral("/empty"));
+        panel.cacheEdit()->setText(dir + QStringLiteral("/cache"));
+        panel.outputEdit()->setText(dir + QStringLiteral("/out.safetensors"));
+        QSignalSpy failed(panel.task(), &BackgroundTask::failed);
+        panel.start();
+        QVERIFY(failed.wait(60000));
+        QVERIFY(failed.first().first().toString().contains(QLatin1String("no videos")));
+        QVERIFY(panel.statusText().startsWith(QLatin1String("Failed")));
+    }
+};
+
+QTEST_MAIN(TestTrainerPanel)
+#include "test_trainer_panel.moc"

@@ -1,0 +1,129 @@
+#include "charts/charts_panel.h"
+
+#include <ATen/ATen.h>
+
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "charts/budget_latency_chart.h"
+#include "charts/corpus_diagnostics.h"
+#include "charts/residual_chart.h"
+#include "charts/task_radar_chart.h"
+#include "charts/usage_decile_chart.h"
+#include "codebook/codebook.h"
+#include "session/studio_session.h"
+#include "util/error.h"
+
+namespace once::studio {
+namespace {
+std::vector<float> toFloats(const at::Tensor& t) {
+    if (!t.defined()) {
+        return {};
+    }
+    const at::Tensor c = t.to(at::kFloat).contiguous();
+    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+}  // namespace
+
+ChartsPanel::ChartsPanel(StudioSession* session, QWidget* parent)
+    : QWidget(parent), session_(session) {
+    tabs_ = new QTabWidget(this);
+    usage_ = new UsageDecileChart(this);
+    residual_ = new ResidualChart(this);
+    latency_ = new BudgetLatencyChart(this);
+    radar_ = new TaskRadarChart(this);
+    tabs_->addTab(usage_, tr("Code usage"));
+    tabs_->addTab(residual_, tr("Residuals"));
+    tabs_->addTab(latency_, tr("Budget vs latency"));
+    tabs_->addTab(radar_, tr("Per-task accuracy"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(tabs_);
+
+    connect(session_, &StudioSession::assignmentChanged, this, &ChartsPanel::onAssignment);
+    connect(session_, &StudioSession::resultChanged, this, &ChartsPanel::onResult);
+    connect(session_, &StudioSession::codebookChanged, this, &ChartsPanel::onCodebook);
+    connect(session_, &StudioSession::sweepChanged, this, &ChartsPanel::onSweep);
+    connect(session_, &StudioSession::modelChanged, this, &ChartsPanel::onModel);
+    connect(session_, &StudioSession::busyChanged, this, &ChartsPanel::updateMeasurable);
+    connect(latency_, &BudgetLatencyChart::measureRequested, session_,
+            &StudioSession::runBudgetSweep);
+    connect(radar_, &TaskRadarChart::openRequested, this, &ChartsPanel::openEvaluationResults);
+}
+
+ChartWidget* ChartsPanel::currentChart() const {
+    return qobject_cast<ChartWidget*>(tabs_->currentWidget());
+}
+
+void ChartsPanel::onAssignment() {
+    const auto a = session_->assignment();
+    if (!a) {
+        usage_->setVideoCounts({});
+        residual_->setNearestResiduals({});
+    } else {
+        const at::Tensor counts = a->counts.to(at::kLong).contiguous();
+        usage_->setVideoCounts(
+            {counts.data_ptr<std::int64_t>(), counts.data_ptr<std::int64_t>() + counts.numel()});
+        // Residual to the nearest of all K codewords: 1 − the best cosine of step 1.
+        residual_->setNearestResiduals(toFloats(1.0 - a->topScores.select(1, 0)));
+    }
+    updateMeasurable();
+}
+
+void ChartsPanel::onResult() {
+    const auto r = session_->result();
+    residual_->setBudgetResiduals(r ? toFloats(r->residual) : std::vector<float>{},
+                                  r ? r->budget : 0);
+}
+
+void ChartsPanel::onCodebook() {
+    CorpusDiagnostics corpus;
+    if (const auto codebook = session_->codebook()) {
+        corpus = CorpusDiagnostics::fromCodebook(*codebook);
+    }
+    usage_->setCorpusDeciles(corpus.decileShares);
+    residual_->setCorpusPercentiles(corpus.residuals);
+}
+
+void ChartsPanel::onSweep() {
+    latency_->setSweep(session_->sweep(), session_->video().layoutTokens);
+}
+
+void ChartsPanel::onModel() {
+    const auto& model = session_->model();
+    latency_->setLlm(model ? model->llm : LlmDims::qwen2_7b(), model.has_value());
+}
+
+void ChartsPanel::updateMeasurable() {
+    latency_->setCanMeasure(session_->assignment() != nullptr);
+}
+
+bool ChartsPanel::loadEvaluationResults(const QString& path, QString* error) {
+    try {
+        radar_->setResults(EvaluationResults::load(path));
+        tabs_->setCurrentWidget(radar_);
+        return true;
+    } catch (const std::exception& e) {
+        if (error) {
+            *error = QString::fromUtf8(e.what());
+        }
+        return false;
+    }
+}
+
+void ChartsPanel::openEvaluationResults() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Evaluation Results"), QString(),
+                                     tr("Evaluation results (*.csv *.json);;All files (*)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    QString error;
+    if (!loadEvaluationResults(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot open evaluation results"), error);
+    }
+}
+
+}  // namespace once::studio

@@ -1,0 +1,52 @@
+#pragma once
+// The charts dock: usage deciles, residual distribution, budget vs latency and the per-task
+// radar as tabs, kept in step with a StudioSession.
+#include <QWidget>
+
+class QTabWidget;
+
+namespace once::studio {
+
+class BudgetLatencyChart;
+class ChartWidget;
+class ResidualChart;
+class StudioSession;
+class TaskRadarChart;
+class UsageDecileChart;
+
+class ChartsPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ChartsPanel(StudioSession* session, QWidget* parent = nullptr);
+
+    UsageDecileChart* usageChart() const { return usage_; }
+    ResidualChart* residualChart() const { return residual_; }
+    BudgetLatencyChart* latencyChart() const { return latency_; }
+    TaskRadarChart* radarChart() const { return radar_; }
+    QTabWidget* tabs() const { return tabs_; }
+    /// The chart on the visible tab.
+    ChartWidget* currentChart() const;
+
+  public slots:
+    /// File dialog, then loads per-task accuracies into the radar (errors in a message box).
+    void openEvaluationResults();
+    /// Loads per-task accuracies; returns false and shows nothing on error (`error` set).
+    bool loadEvaluationResults(const QString& path, QString* error = nullptr);
+
+  private:
+    void onAssignment();
+    void onResult();
+    void onCodebook();
+    void onSweep();
+    void onModel();
+    void updateMeasurable();
+
+    StudioSession* session_;
+    QTabWidget* tabs_;
+    UsageDecileChart* usage_;
+    ResidualChart* residual_;
+    BudgetLatencyChart* latency_;
+    TaskRadarChart* radar_;
+};
+
+}  // namespace once::studio

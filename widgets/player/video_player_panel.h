@@ -1,0 +1,46 @@
+#pragma once
+// Playback of the opened video with Qt Multimedia, tied to the overlay: while playing, the
+// sampled frame at or before the playhead becomes the current frame; choosing a frame in the
+// strip seeks the player there.
+#include <QWidget>
+
+class QAudioOutput;
+class QLabel;
+class QMediaPlayer;
+class QSlider;
+class QToolButton;
+class QVideoWidget;
+
+namespace once::studio {
+
+class GroupOverlay;
+
+class VideoPlayerPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent = nullptr);
+
+    /// Plays `path` (a file; a frame folder or an empty path shows a note instead).
+    void setSource(const QString& path);
+    QMediaPlayer* player() const { return player_; }
+
+  public slots:
+    void togglePlayback();
+
+  private:
+    void onPosition(qint64 ms);
+    void onFrameChosen(int frame);
+
+    GroupOverlay* overlay_;
+    QMediaPlayer* player_;
+    QAudioOutput* audio_;
+    QVideoWidget* video_;
+    QToolButton* play_;
+    QToolButton* mute_;
+    QSlider* position_;
+    QLabel* time_;
+    QLabel* note_;
+    bool followingPlayer_ = false;
+};
+
+}  // namespace once::studio

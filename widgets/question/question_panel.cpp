@@ -1,0 +1,285 @@
+#include "question/question_panel.h"
+
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "codebook/codebook.h"
+#include "pipeline/session.h"
+#include "session/studio_session.h"
+#include "tasks/background_task.h"
+
+namespace once::studio {
+namespace {
+enum Column { kDense = 0, kOnce = 1 };
+}
+
+QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), task_(new BackgroundTask(this)) {
+    note_ = new QLabel(this);
+    note_->setWordWrap(true);
+    note_->setFrameShape(QFrame::StyledPanel);
+    note_->setMargin(6);
+    question_ = new QLineEdit(this);
+    question_->setPlaceholderText(
+        tr("Ask about the video, e.g. “What happens after the door "
+           "opens?”"));
+    question_->setAccessibleName(tr("Question"));
+    ask_ = new QPushButton(tr("&Ask"), this);
+    ask_->setDefault(true);
+    stop_ = new QPushButton(tr("&Stop"), this);
+    stop_->setEnabled(false);
+    compare_ = new QCheckBox(tr("Compare with &Dense"), this);
+    compare_->setChecked(true);
+    compare_->setToolTip(tr("Also answer from all visual tokens, as the reference"));
+    maxTokens_ = new QSpinBox(this);
+    maxTokens_->setRange(1, 4096);
+    maxTokens_->setValue(64);
+    maxTokens_->setPrefix(tr("max "));
+    maxTokens_->setSuffix(tr(" tokens"));
+
+    denseTitle_ = new QLabel(tr("<b>Dense</b>"), this);
+    onceTitle_ = new QLabel(tr("<b>ONCE</b>"), this);
+    dense_ = new QTextBrowser(this);
+    once_ = new QTextBrowser(this);
+    stats_ = new QTableWidget(0, 2, this);
+    stats_->setHorizontalHeaderLabels({tr("Dense"), tr("ONCE")});
+    stats_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    stats_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    stats_->setMinimumHeight(120);
+
+    auto* askRow = new QHBoxLayout;
+    askRow->addWidget(question_, 1);
+    askRow->addWidget(maxTokens_);
+    askRow->addWidget(compare_);
+    askRow->addWidget(ask_);
+    askRow->addWidget(stop_);
+    auto* answers = new QGridLayout;
+    answers->addWidget(denseTitle_, 0, 0);
+    answers->addWidget(onceTitle_, 0, 1);
+    answers->addWidget(dense_, 1, 0);
+    answers->addWidget(once_, 1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(note_);
+    layout->addLayout(askRow);
+    layout->addLayout(answers, 2);
+    layout->addWidget(stats_, 1);
+
+    connect(ask_, &QPushButton::clicked, this, &QuestionPanel::askQuestion);
+    connect(question_, &QLineEdit::returnPressed, this, &QuestionPanel::askQuestion);
+    connect(stop_, &QPushButton::clicked, task_, &BackgroundTask::cancel);
+    connect(task_, &BackgroundTask::started, this, [this] {
+        stop_->setEnabled(true);
+        ask_->setEnabled(false);
+    });
+    connect(task_, &BackgroundTask::finished, this, [this] {
+        stop_->setEnabled(false);
+        refreshAvailability();
+    });
+    connect(task_, &BackgroundTask::failed, this, [this](const QString& message) {
+        note_->setText(tr("The question could not be answered: %1").arg(message));
+        note_->setVisible(true);
+    });
+    for (auto signal : {&StudioSession::modelChanged, &StudioSession::videoChanged,
+                        &StudioSession::codebookChanged}) {
+        connect(session_, signal, this, &QuestionPanel::refreshAvailability);
+    }
+    refreshAvailability();
+}
+
+QuestionPanel::~QuestionPanel() {
+    shutdown();
+}
+
+void QuestionPanel::shutdown() {
+    task_->cancelAndWait();
+}
+
+bool QuestionPanel::canAnswer() const {
+    return session_->model().has_value() && !session_->video().isEmpty();
+}
+
+QString QuestionPanel::unavailableReason() const {
+    if (!session_->model()) {
+        return tr(
+            "Answering needs a model folder (File ▸ Open Model Folder…), such as a "
+            "LLaVA-OneVision checkpoint. The demo encoder has no language model, so it "
+            "cannot answer; the overlay, the budget slider and the charts work without "
+            "one.");
+    }
+    if (session_->video().isEmpty()) {
+        return tr("Open a video to ask about it.");
+    }
+    return {};
+}
+
+void QuestionPanel::refreshAvailability() {
+    const bool can = canAnswer();
+    QString text = unavailableReason();
+    if (can && !(session_->codebook() &&
+                 QFileInfo::exists(QString::fromStdString(session_->codebook()->origin())))) {
+        text = tr("No codebook file is loaded: only the Dense answer is available.");
+    }
+    note_->setText(text);
+    note_->setVisible(!text.isEmpty());
+    ask_->setEnabled(can && !task_->isRunning());
+    question_->setEnabled(can);
+}
+
+QString QuestionPanel::denseAnswer() const {
+    return dense_->toPlainText();
+}
+QString QuestionPanel::onceAnswer() const {
+    return once_->toPlainText();
+}
+
+void QuestionPanel::appendText(int column, const QString& piece) {
+    QTextBrowser* target = column == kDense ? dense_ : once_;
+    target->moveCursor(QTextCursor::End);
+    target->insertPlainText(piece);
+}
+
+void QuestionPanel::askQuestion() {
+    const QString question = question_->text().trimmed();
+    if (!canAnswer() || question.isEmpty() || task_->isRunning()) {
+        return;
+    }
+    const auto& model = *session_->model();
+    const auto codebook = session_->codebook();
+    const QString codebookPath =
+        codebook && QFileInfo::exists(QString::fromStdString(codebook->origin()))
+            ? QString::fromStdString(codebook->origin())
+            : QString();
+    const PipelineSettings s = session_->pipelineSettings();
+    const QString source = session_->video().source;
+    const bool fromFeatures = session_->video().fromFeatureFile;
+    const QString key = QStringList{model.path,
+                                    codebookPath,
+                                    source,
+                                    s.device,
+                                    s.dtype,
+                                    s.sampling,
+                                    QString::number(s.poolStride)}
+                            .join(QLatin1Char('|'));
+    const bool reuse = pipeline_ && key == pipelineKey_;
+    auto pipeline = pipeline_;
+    const std::int64_t budget = session_->budget();
+    const bool compare = compare_->isChecked() || codebookPath.isEmpty();
+    const bool compressed = !codebookPath.isEmpty();
+    const int maxTokens = maxTokens_->value();
+
+    dense_->clear();
+    once_->clear();
+    stats_->setRowCount(0);
+    denseTitle_->setText(tr("<b>Dense</b>"));
+    onceTitle_->setText(compressed ? tr("<b>ONCE</b>, B = %1").arg(budget)
+                                   : tr("<b>ONCE</b>: no codebook file"));
+    // Streamed pieces arrive on the worker; queue them to this (GUI) thread.
+    auto streamTo = [this](int column) {
+        return [this, column](const std::string& piece) {
+            const QString text = QString::fromStdString(piece);
+            QMetaObject::invokeMethod(
+                this, [this, column, text] { appendText(column, text); }, Qt::QueuedConnection);
+        };
+    };
+    auto denseStream = streamTo(kDense);
+    auto onceStream = streamTo(kOnce);
+    task_->start(
+        tr("Answering"), [=, this](once::Progress& progress) mutable -> std::function<void()> {
+            if (!reuse) {
+                once::SessionOptions o;
+                o.modelDir = model.path.toStdString();
+                o.device = s.device == QLatin1String("auto") ? "cpu" : s.device.toStdString();
+                o.dtype = s.dtype.toStdString();
+                o.codebook = codebookPath.toStdString();
+                o.sampling = s.sampling.toStdString();
+                o.poolStride = s.poolStride;
+                pipeline = std::make_shared<once::Session>(o);
+                if (fromFeatures) {
+                    pipeline->loadFeatures(source.toStdString());
+                } else {
+                    pipeline->loadVideo(source.toStdString(), &progress);
+                }
+            }
+            auto dense = std::make_shared<once::AskReport>();
+            auto onceReport = std::make_shared<once::AskReport>();
+            if (compare) {
+                once::AskOptions a;
+                a.maxNewTokens = maxTokens;
+                a.onText = denseStream;
+                *dense = pipeline->ask(question.toStdString(), a, &progress);
+            }
+            if (compressed) {
+                once::AskOptions a;
+                a.budget = budget;
+                a.maxNewTokens = maxTokens;
+                a.onText = onceStream;
+                *onceReport = pipeline->ask(question.toStdString(), a, &progress);
+            }
+            return [=, this] {
+                pipeline_ = pipeline;
+                pipelineKey_ = key;
+                showReports(compare ? dense.get() : nullptr,
+                            compressed ? onceReport.get() : nullptr);
+            };
+        });
+}
+
+void QuestionPanel::showReports(const once::AskReport* dense, const once::AskReport* compressed) {
+    // The final answers replace the streamed text (identical unless pieces were merged).
+    if (dense) {
+        dense_->setPlainText(QString::fromStdString(dense->answer));
+        denseTitle_->setText(
+            tr("<b>Dense</b>, %1 visual tokens").arg(dense->contentTokens + dense->layoutTokens));
+    }
+    if (compressed) {
+        once_->setPlainText(QString::fromStdString(compressed->answer));
+        onceTitle_->setText(tr("<b>ONCE</b>, B = %1, %2 visual tokens")
+                                .arg(compressed->budget)
+                                .arg(compressed->contentTokens + compressed->layoutTokens));
+    }
+    QStringList rows;
+    QList<QStringList> cells;
+    auto add = [&](const QString& name, auto value) {
+        rows << name;
+        cells << QStringList{dense ? value(*dense) : QString(),
+                             compressed ? value(*compressed) : QString()};
+    };
+    for (const char* stage : {"decode", "encode", "compress", "prefill", "generate"}) {
+        add(tr("%1 time").arg(QString::fromLatin1(stage)), [stage](const once::AskReport& r) {
+            for (const auto& s : r.stages) {
+                if (s.name == stage) {
+                    return s.cached ? tr("%1 ms (cached)").arg(s.seconds * 1e3, 0, 'f', 1)
+                                    : tr("%1 ms").arg(s.seconds * 1e3, 0, 'f', 1);
+                }
+            }
+            return QString();
+        });
+    }
+    add(tr("Visual tokens (content + layout)"), [](const once::AskReport& r) {
+        return QStringLiteral("%1 + %2").arg(r.contentTokens).arg(r.layoutTokens);
+    });
+    add(tr("Source tokens N"),
+        [](const once::AskReport& r) { return QString::number(r.sourceTokens); });
+    add(tr("LLM input length"),
+        [](const once::AskReport& r) { return QString::number(r.promptTokens); });
+    add(tr("Prefill TFLOPs"),
+        [](const once::AskReport& r) { return QString::number(r.prefillFlops / 1e12, 'f', 3); });
+    stats_->setRowCount(static_cast<int>(rows.size()));
+    stats_->setVerticalHeaderLabels(rows);
+    for (int i = 0; i < rows.size(); ++i) {
+        for (int c = 0; c < 2; ++c) {
+            stats_->setItem(i, c, new QTableWidgetItem(cells[i][c]));
+        }
+    }
+}
+
+}  // namespace once::studio

@@ -1,0 +1,70 @@
+#pragma once
+// Ask a question about the open video with a loaded model: the answer streams in, Dense (all
+// tokens) and ONCE (at the budget of the slider) side by side, with per-stage times and token
+// counts. Without a model folder (the demo encoder has no LLM) the panel says so plainly and
+// the rest of the studio keeps working.
+#include <QWidget>
+#include <memory>
+
+namespace once {
+class Session;
+struct AskReport;
+}  // namespace once
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTextBrowser;
+
+namespace once::studio {
+
+class BackgroundTask;
+class StudioSession;
+
+class QuestionPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit QuestionPanel(StudioSession* session, QWidget* parent = nullptr);
+    ~QuestionPanel() override;
+
+    /// Whether answering is possible now (a model folder and a video are loaded).
+    bool canAnswer() const;
+    /// The sentence shown instead of answers when canAnswer() is false.
+    QString unavailableReason() const;
+    QLineEdit* questionEdit() const { return question_; }
+    QPushButton* askButton() const { return ask_; }
+    QString denseAnswer() const;
+    QString onceAnswer() const;
+    BackgroundTask* task() const { return task_; }
+    /// Cancels a running question and waits (closing the window).
+    void shutdown();
+
+  public slots:
+    void askQuestion();
+
+  private:
+    void refreshAvailability();
+    void showReports(const once::AskReport* dense, const once::AskReport* compressed);
+    void appendText(int column, const QString& piece);
+
+    StudioSession* session_;
+    BackgroundTask* task_;
+    std::shared_ptr<once::Session> pipeline_;
+    QString pipelineKey_;
+    QLabel* note_;
+    QLineEdit* question_;
+    QPushButton* ask_;
+    QPushButton* stop_;
+    QCheckBox* compare_;
+    QSpinBox* maxTokens_;
+    QTextBrowser* dense_;
+    QTextBrowser* once_;
+    QLabel* denseTitle_;
+    QLabel* onceTitle_;
+    QTableWidget* stats_;
+};
+
+}  // namespace once::studio

@@ -1,0 +1,28 @@
+#pragma once
+// Keeps the overlay model and the budget panel in step with a StudioSession, in both directions:
+// new video/codebook/result → views; slider/variant → session (which re-compresses).
+#include <QObject>
+
+namespace once::studio {
+
+class BudgetPanel;
+class GroupOverlay;
+class StudioSession;
+
+class SessionBinder : public QObject {
+    Q_OBJECT
+  public:
+    SessionBinder(StudioSession* session, GroupOverlay* overlay, BudgetPanel* budget,
+                  QObject* parent = nullptr);
+
+  private:
+    void onVideo();
+    void onCodebook();
+    void onResult();
+
+    StudioSession* session_;
+    GroupOverlay* overlay_;
+    BudgetPanel* budget_;
+};
+
+}  // namespace once::studio

@@ -1,0 +1,320 @@
+#include "trainer/trainer_panel.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "models/visual_encoder.h"
+#include "tasks/background_task.h"
+#include "tasks/task_status.h"
+#include "trainer/trainer_options_form.h"
+#include "trainer/training_job.h"
+
+namespace once::studio {
+namespace {
+enum Stage { kStageA = 0, kStageB = 1 };
+
+// "epoch 1 loss 0.52 rec 0.4 usage 0.01 tau 0.99 lr 0.001" → value after `key`, or NaN.
+double detailValue(const QString& detail, const QString& key) {
+    const QStringList words = detail.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (int i = 0; i + 1 < words.size(); ++i) {
+        if (words[i] == key) {
+            bool ok = false;
+            const double v = words[i + 1].toDouble(&ok);
+            return ok ? v : std::nan("");
+        }
+    }
+    return std::nan("");
+}
+}  // namespace
+
+TrainerPanel::TrainerPanel(QWidget* parent)
+    : QWidget(parent),
+      task_(new BackgroundTask(this)),
+      progressA_(new QtProgress(this)),
+      progressB_(new QtProgress(this)) {
+    options_ = new TrainerOptionsForm(this);
+    backbone_ = new QComboBox(this);
+    for (const std::string& name : once::visualEncoderNames()) {
+        backbone_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    }
+    corpus_ = new QLineEdit(this);
+    corpus_->setPlaceholderText(tr("corpus.jsonl or a folder of videos"));
+    cache_ = new QLineEdit(this);
+    cache_->setPlaceholderText(tr("folder for the Stage-A cache"));
+    output_ = new QLineEdit(this);
+    output_->setPlaceholderText(tr("codebook.safetensors"));
+    connect(corpus_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        // Suggest the cache and output beside the corpus the first time.
+        if (cache_->text().isEmpty() && !text.isEmpty()) {
+            const QFileInfo f(text);
+            const QString base = f.isDir() ? f.absoluteFilePath() : f.absolutePath();
+            cache_->setText(base + QStringLiteral("/once_stage_a_cache"));
+            output_->setText(base + QStringLiteral("/codebook.safetensors"));
+        }
+        updateButtons();
+    });
+    connect(cache_, &QLineEdit::textChanged, this, &TrainerPanel::updateButtons);
+
+    auto* inputs = new QFormLayout;
+    inputs->addRow(tr("&Corpus:"), createPathRow(corpus_, false, false,
+                                                 tr("Corpus manifest (*.jsonl);;All files (*)")));
+    inputs->addRow(tr("&Backbone:"), backbone_);
+    inputs->addRow(tr("Stage-A c&ache:"), createPathRow(cache_, true, false, QString()));
+    inputs->addRow(tr("&Output codebook:"),
+                   createPathRow(output_, false, true, tr("Codebook (*.safetensors)")));
+
+    start_ = new QPushButton(tr("&Train"), this);
+    cancel_ = new QPushButton(tr("&Cancel"), this);
+    open_ = new QPushButton(tr("Open in &Main View"), this);
+    open_->setToolTip(tr("Load the finished codebook into the overlay and the charts"));
+    connect(start_, &QPushButton::clicked, this, &TrainerPanel::start);
+    connect(cancel_, &QPushButton::clicked, this, &TrainerPanel::cancel);
+    connect(open_, &QPushButton::clicked, this, [this] { emit openCodebookRequested(finished_); });
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(start_);
+    buttons->addWidget(cancel_);
+    buttons->addStretch(1);
+    buttons->addWidget(open_);
+
+    barA_ = new QProgressBar(this);
+    barB_ = new QProgressBar(this);
+    etaA_ = new QLabel(this);
+    etaB_ = new QLabel(this);
+    status_ = new QLabel(this);
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* progress = new QFormLayout;
+    auto* rowA = new QHBoxLayout;
+    rowA->addWidget(barA_, 1);
+    rowA->addWidget(etaA_);
+    auto* rowB = new QHBoxLayout;
+    rowB->addWidget(barB_, 1);
+    rowB->addWidget(etaB_);
+    progress->addRow(tr("Stage A:"), rowA);
+    progress->addRow(tr("Stage B:"), rowB);
+
+    curves_ = new QCustomPlot(this);
+    curves_->setMinimumHeight(160);
+    resetCurves();
+
+    auto* page = new QWidget;
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->addLayout(inputs);
+    pageLayout->addWidget(options_);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(scroll, 3);
+    layout->addLayout(buttons);
+    layout->addLayout(progress);
+    layout->addWidget(status_);
+    layout->addWidget(curves_, 2);
+
+    connect(progressA_, &QtProgress::progressed, this,
+            [this](const ProgressUpdate& u) { onStageProgress(kStageA, u); });
+    connect(progressB_, &QtProgress::progressed, this,
+            [this](const ProgressUpdate& u) { onStageProgress(kStageB, u); });
+    connect(task_, &BackgroundTask::cancelled, this, [this] {
+        status_->setText(tr("Cancelled. Train again with the same cache folder to resume."));
+    });
+    connect(task_, &BackgroundTask::failed, this,
+            [this](const QString& message) { status_->setText(tr("Failed: %1").arg(message)); });
+    connect(task_, &BackgroundTask::finished, this, &TrainerPanel::updateButtons);
+    updateButtons();
+}
+
+TrainerPanel::~TrainerPanel() {
+    shutdown();
+}
+
+void TrainerPanel::shutdown() {
+    task_->cancelAndWait();
+}
+
+QString TrainerPanel::statusText() const {
+    return status_->text();
+}
+
+int TrainerPanel::lossPoints() const {
+    return curves_->graphCount() > 0 ? curves_->graph(0)->dataCount() : 0;
+}
+
+void TrainerPanel::setPipelineSettings(const PipelineSettings& settings, const QString& modelDir) {
+    pipeline_ = settings;
+    modelDir_ = modelDir;
+    const int i = backbone_->findData(settings.backbone);
+    if (i >= 0 && !task_->isRunning()) {
+        backbone_->setCurrentIndex(i);
+    }
+}
+
+QWidget* TrainerPanel::createPathRow(QLineEdit* edit, bool folder, bool save,
+                                     const QString& filter) {
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(edit, 1);
+    auto* browse = new QToolButton(row);
+    browse->setText(tr("…"));
+    browse->setToolTip(tr("Browse"));
+    layout->addWidget(browse);
+    if (!folder && !save) {
+        // The corpus may be a manifest file or a folder: offer both.
+        auto* browseFolder = new QToolButton(row);
+        browseFolder->setText(tr("Folder…"));
+        layout->addWidget(browseFolder);
+        connect(browseFolder, &QToolButton::clicked, this, [this, edit] {
+            const QString dir =
+                QFileDialog::getExistingDirectory(this, tr("Corpus Folder"), edit->text());
+            if (!dir.isEmpty()) {
+                edit->setText(dir);
+            }
+        });
+    }
+    connect(browse, &QToolButton::clicked, this, [this, edit, folder, save, filter] {
+        QString path;
+        if (folder) {
+            path = QFileDialog::getExistingDirectory(this, tr("Choose Folder"), edit->text());
+        } else if (save) {
+            path = QFileDialog::getSaveFileName(this, tr("Save Codebook As"), edit->text(), filter);
+        } else {
+            path = QFileDialog::getOpenFileName(this, tr("Choose File"), edit->text(), filter);
+        }
+        if (!path.isEmpty()) {
+            edit->setText(path);
+        }
+    });
+    return row;
+}
+
+void TrainerPanel::updateButtons() {
+    const bool running = task_->isRunning();
+    start_->setEnabled(!running && !corpus_->text().isEmpty());
+    start_->setText(!running && hasResumableCache(cache_->text()) ? tr("&Resume") : tr("&Train"));
+    cancel_->setEnabled(running);
+    open_->setEnabled(!running && !finished_.isEmpty() && QFileInfo::exists(finished_));
+}
+
+void TrainerPanel::resetCurves() {
+    curves_->clearGraphs();
+    curves_->legend->setVisible(true);
+    curves_->legend->setFont(font());
+    auto* loss = curves_->addGraph(curves_->xAxis, curves_->yAxis);
+    loss->setName(tr("Loss"));
+    loss->setPen(QPen(QColor(40, 100, 180), 1.5));
+    auto* usage = curves_->addGraph(curves_->xAxis, curves_->yAxis2);
+    usage->setName(tr("Code-usage term"));
+    usage->setPen(QPen(QColor(200, 80, 40), 1.5));
+    curves_->xAxis->setLabel(tr("Stage-B step"));
+    curves_->yAxis->setLabel(tr("Loss"));
+    curves_->yAxis2->setVisible(true);
+    curves_->yAxis2->setLabel(tr("Code usage"));
+    curves_->replot();
+}
+
+void TrainerPanel::start() {
+    if (task_->isRunning()) {
+        return;
+    }
+    TrainingRequest r;
+    r.corpus = corpus_->text().trimmed();
+    r.cacheDir = cache_->text().trimmed();
+    r.output = output_->text().trimmed();
+    r.modelDir = modelDir_;
+    r.pipeline = pipeline_;
+    r.pipeline.backbone = backbone_->currentData().toString();
+    r.sketch = options_->sketchOptions();
+    r.fit = options_->fitConfig();
+    r.storeDtype = options_->storeDtype();
+    const bool resuming = hasResumableCache(r.cacheDir);
+    finished_.clear();
+    step_ = 0;
+    resetCurves();
+    for (QProgressBar* bar : {barA_, barB_}) {
+        bar->setRange(0, 1000);
+        bar->setValue(0);
+    }
+    etaA_->clear();
+    etaB_->clear();
+    status_->setText(resuming ? tr("Resuming from the Stage-A cache…") : tr("Training…"));
+    QtProgress* pa = progressA_;
+    QtProgress* pb = progressB_;
+    task_->start(
+        tr("Training a codebook"),
+        [this, r, pa, pb](once::Progress& progress) -> std::function<void()> {
+            // One adapter per stage, both tied to the task's cancel token.
+            once::Progress stageA = pa->makeProgress(progress.token());
+            once::Progress stageB = pb->makeProgress(progress.token());
+            const TrainingOutcome out = runTraining(r, stageA, stageB);
+            return [this, out] {
+                finished_ = out.codebook;
+                barA_->setValue(1000);
+                barB_->setValue(1000);
+                status_->setText(tr("Finished: %1 (%2 codewords × %3, epoch %4 selected; %5 of %6 "
+                                    "videos sketched, %7 failed).")
+                                     .arg(out.codebook)
+                                     .arg(out.codewords)
+                                     .arg(out.dim)
+                                     .arg(out.selectedEpoch)
+                                     .arg(out.stageA.done)
+                                     .arg(out.stageA.videos)
+                                     .arg(out.stageA.failed));
+            };
+        });
+    updateButtons();
+}
+
+void TrainerPanel::cancel() {
+    task_->cancel();
+    status_->setText(tr("Cancelling…"));
+}
+
+void TrainerPanel::onStageProgress(int stage, const ProgressUpdate& u) {
+    QProgressBar* bar = stage == kStageA ? barA_ : barB_;
+    QLabel* eta = stage == kStageA ? etaA_ : etaB_;
+    const double f = u.fraction();
+    if (f >= 0) {
+        bar->setRange(0, 1000);
+        bar->setValue(static_cast<int>(f * 1000));
+    } else {
+        bar->setRange(0, 0);
+    }
+    bar->setFormat(u.stage + QStringLiteral(" %p%"));
+    eta->setText(u.etaSeconds >= 0 ? tr("%1 left").arg(TaskStatus::formatDuration(u.etaSeconds))
+                                   : QString());
+    if (stage != kStageB || u.detail.isEmpty()) {
+        return;
+    }
+    const double loss = std::isnan(detailValue(u.detail, QStringLiteral("loss")))
+                            ? detailValue(u.detail, QStringLiteral("objective"))
+                            : detailValue(u.detail, QStringLiteral("loss"));
+    const double usage = detailValue(u.detail, QStringLiteral("usage"));
+    step_ = u.done;
+    if (!std::isnan(loss)) {
+        curves_->graph(0)->addData(step_, loss);
+    }
+    if (!std::isnan(usage)) {
+        curves_->graph(1)->addData(step_, usage);
+    }
+    curves_->rescaleAxes();
+    curves_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace once::studio

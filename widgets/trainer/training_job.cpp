@@ -1,0 +1,137 @@
+#include "trainer/training_job.h"
+
+#include <ATen/ATen.h>
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <memory>
+
+#include "analysis/diagnostics.h"
+#include "codebook/codebook.h"
+#include "models/visual_encoder.h"
+#include "util/error.h"
+#include "video/video_reader.h"
+
+namespace once::studio {
+namespace {
+bool isCorpusFile(const QFileInfo& f) {
+    static const QStringList suffixes = {QStringLiteral("mp4"),  QStringLiteral("mkv"),
+                                         QStringLiteral("avi"),  QStringLiteral("mov"),
+                                         QStringLiteral("webm"), QStringLiteral("mpg"),
+                                         QStringLiteral("mpeg"), QStringLiteral("ogv"),
+                                         QStringLiteral("m4v"),  QStringLiteral("safetensors")};
+    return f.isFile() && suffixes.contains(f.suffix().toLower());
+}
+}  // namespace
+
+std::vector<once::CorpusEntry> collectCorpus(const QString& corpus) {
+    const QFileInfo info(corpus);
+    if (!info.exists()) {
+        once::fail("corpus not found", corpus.toStdString(), {},
+                   "a .jsonl manifest or a folder of videos", "nothing");
+    }
+    if (info.isFile()) {
+        return once::readCorpusManifest(corpus.toStdString());
+    }
+    const QDir root(info.absoluteFilePath());
+    QStringList files;
+    QDirIterator it(root.absolutePath(), QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString f = it.next();
+        if (isCorpusFile(QFileInfo(f))) {
+            files << f;
+        }
+    }
+    files.sort();
+    std::vector<once::CorpusEntry> entries;
+    for (const QString& f : files) {
+        const QString relativeDir = QFileInfo(root.relativeFilePath(f)).path();
+        entries.push_back({f.toStdString(), relativeDir == QLatin1String(".")
+                                                ? std::string()
+                                                : relativeDir.toStdString()});
+    }
+    if (entries.empty()) {
+        once::fail("the corpus folder holds no videos or feature files", corpus.toStdString(), {},
+                   "*.mp4, *.mkv, … or *.safetensors", "none");
+    }
+    return entries;
+}
+
+bool hasResumableCache(const QString& cacheDir) {
+    return !cacheDir.isEmpty() &&
+           QFileInfo(QDir(cacheDir).filePath(QStringLiteral("manifest.json"))).isFile();
+}
+
+TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
+                            once::Progress& stageB) {
+    if (r.cacheDir.isEmpty()) {
+        once::fail("no Stage-A cache folder given", {}, "cache folder", "a folder", "empty");
+    }
+    if (r.output.isEmpty()) {
+        once::fail("no output codebook file given", {}, "output", "a .safetensors path", "empty");
+    }
+    r.fit.validate();
+    const auto corpus = collectCorpus(r.corpus);
+    QDir().mkpath(r.cacheDir);
+
+    // Stage A: video entries go through the chosen encoder, created on first use.
+    once::EncoderOptions eo;
+    eo.modelDir = r.modelDir.toStdString();
+    eo.device =
+        r.pipeline.device == QLatin1String("auto") ? "cpu" : r.pipeline.device.toStdString();
+    eo.dtype = r.pipeline.dtype.toStdString();
+    eo.poolStride = r.pipeline.poolStride;
+    eo.threads = r.pipeline.threads;
+    const auto rule = once::SamplingRule::parse(r.pipeline.sampling.toStdString());
+    const std::string backbone = r.pipeline.backbone.toStdString();
+    std::shared_ptr<once::VisualEncoder> encoder;
+    once::VideoEncodeFn encode = [&](const std::string& path, once::Progress* progress) {
+        if (!encoder) {
+            encoder = once::makeVisualEncoder(backbone, eo);
+        }
+        const once::SampledFrames f = once::readFrames(path, rule, progress);
+        const once::EncodedVideo ev = encoder->encode(f.rgb, progress);
+        return once::VideoTokens{ev.features.to(at::kFloat), at::tensor(f.times, at::kDouble),
+                                 encoder->backbone()};
+    };
+    TrainingOutcome out;
+    out.stageA =
+        once::buildSketchCache(corpus, r.cacheDir.toStdString(), r.sketch, encode, &stageA);
+    stageA.throwIfCancelled();
+
+    // Stage B.
+    const once::SketchCache cache = once::SketchCache::load(r.cacheDir.toStdString());
+    if (r.fit.codewords > cache.reps.size(0)) {
+        once::fail("more codewords than Stage-A representatives", r.cacheDir.toStdString(),
+                   "codewords", "at most " + std::to_string(cache.reps.size(0)),
+                   std::to_string(r.fit.codewords));
+    }
+    const once::FitResult fit = once::fitCodebook(cache, r.fit, &stageB);
+    stageB.throwIfCancelled();
+
+    // Corpus diagnostics in the file: the studio's charts compare each video against them.
+    auto meta = fit.metadata;
+    meta["stage_a_cache"] = r.cacheDir.toStdString();
+    meta["stage_a_manifest"] = cache.manifestJson.substr(0, 4096);
+    once::TokenSet tokens;
+    tokens.x = cache.reps;
+    tokens.weights = cache.weights.to(at::kDouble);
+    tokens.video = cache.video.to(at::kLong);
+    tokens.numVideos = static_cast<std::int64_t>(cache.sources.size());
+    once::DiagnosticsOptions d;
+    d.bootstrap = 0;  // intervals are for reports (once diagnose); the charts need the values
+    d.randomCodebooks = 0;
+    meta["diagnostics"] = once::diagnoseCodebook(fit.codebook, tokens, d, &stageB).toJson(0);
+
+    const once::Codebook codebook = once::Codebook::fromTensor(
+        fit.codebook, cache.backbone, cache.featureSource, r.output.toStdString());
+    codebook.save(r.output.toStdString(), r.storeDtype.toStdString(), meta);
+    out.codebook = r.output;
+    out.selectedEpoch = fit.selectedEpoch;
+    out.codewords = codebook.size();
+    out.dim = codebook.dim();
+    return out;
+}
+
+}  // namespace once::studio
