@@ -36,4 +36,14 @@ BudgetSweep measureBudgetSweep(const at::Tensor& features, const once::Assignmen
                                const once::Codebook& codebook, once::Variant variant, int repeats,
                                once::Progress* progress);
 
+class AnswerPipeline;
+struct PipelineKey;
+
+/// Adds prefill and end-to-end times measured with the answering pipeline: one short answer
+/// (8 new tokens) dense and at each budget of the sweep (budgets only when `key` has a
+/// codebook file). End to end = compress + prefill + generate of that answer, the video's
+/// features being cached.
+void measureModelLatency(BudgetSweep& sweep, AnswerPipeline& pipeline, const PipelineKey& key,
+                         once::Progress* progress);
+
 }  // namespace once::studio

@@ -14,6 +14,7 @@
 
 #include "codebook/codebook.h"
 #include "pipeline/session.h"
+#include "session/answer_pipeline.h"
 #include "session/studio_session.h"
 #include "tasks/background_task.h"
 
@@ -124,8 +125,7 @@ QString QuestionPanel::unavailableReason() const {
 void QuestionPanel::refreshAvailability() {
     const bool can = canAnswer();
     QString text = unavailableReason();
-    if (can && !(session_->codebook() &&
-                 QFileInfo::exists(QString::fromStdString(session_->codebook()->origin())))) {
+    if (can && session_->codebookFile().isEmpty()) {
         text = tr("No codebook file is loaded: only the Dense answer is available.");
     }
     note_->setText(text);
@@ -152,34 +152,17 @@ void QuestionPanel::askQuestion() {
     if (!canAnswer() || question.isEmpty() || task_->isRunning()) {
         return;
     }
-    const auto& model = *session_->model();
-    const auto codebook = session_->codebook();
-    const QString codebookPath =
-        codebook && QFileInfo::exists(QString::fromStdString(codebook->origin()))
-            ? QString::fromStdString(codebook->origin())
-            : QString();
-    const PipelineSettings s = session_->pipelineSettings();
-    const QString source = session_->video().source;
-    const bool fromFeatures = session_->video().fromFeatureFile;
-    const QString key = QStringList{model.path,
-                                    codebookPath,
-                                    source,
-                                    s.device,
-                                    s.dtype,
-                                    s.sampling,
-                                    QString::number(s.poolStride)}
-                            .join(QLatin1Char('|'));
-    const bool reuse = pipeline_ && key == pipelineKey_;
-    auto pipeline = pipeline_;
+    const PipelineKey key = session_->pipelineKey();
+    auto pipeline = session_->answerPipeline();
     const std::int64_t budget = session_->budget();
-    const bool compare = compare_->isChecked() || codebookPath.isEmpty();
-    const bool compressed = !codebookPath.isEmpty();
+    const bool compressed = !key.codebook.isEmpty();
+    const bool compare = compare_->isChecked() || !compressed;
     const int maxTokens = maxTokens_->value();
 
     dense_->clear();
     once_->clear();
     stats_->setRowCount(0);
-    denseTitle_->setText(tr("<b>Dense</b>"));
+    denseTitle_->setText(compare ? tr("<b>Dense</b>") : tr("<b>Dense</b>: not asked"));
     onceTitle_->setText(compressed ? tr("<b>ONCE</b>, B = %1").arg(budget)
                                    : tr("<b>ONCE</b>: no codebook file"));
     // Streamed pieces arrive on the worker; queue them to this (GUI) thread.
@@ -192,45 +175,27 @@ void QuestionPanel::askQuestion() {
     };
     auto denseStream = streamTo(kDense);
     auto onceStream = streamTo(kOnce);
-    task_->start(
-        tr("Answering"), [=, this](once::Progress& progress) mutable -> std::function<void()> {
-            if (!reuse) {
-                once::SessionOptions o;
-                o.modelDir = model.path.toStdString();
-                o.device = s.device == QLatin1String("auto") ? "cpu" : s.device.toStdString();
-                o.dtype = s.dtype.toStdString();
-                o.codebook = codebookPath.toStdString();
-                o.sampling = s.sampling.toStdString();
-                o.poolStride = s.poolStride;
-                pipeline = std::make_shared<once::Session>(o);
-                if (fromFeatures) {
-                    pipeline->loadFeatures(source.toStdString());
-                } else {
-                    pipeline->loadVideo(source.toStdString(), &progress);
-                }
-            }
-            auto dense = std::make_shared<once::AskReport>();
-            auto onceReport = std::make_shared<once::AskReport>();
-            if (compare) {
-                once::AskOptions a;
-                a.maxNewTokens = maxTokens;
-                a.onText = denseStream;
-                *dense = pipeline->ask(question.toStdString(), a, &progress);
-            }
-            if (compressed) {
-                once::AskOptions a;
-                a.budget = budget;
-                a.maxNewTokens = maxTokens;
-                a.onText = onceStream;
-                *onceReport = pipeline->ask(question.toStdString(), a, &progress);
-            }
-            return [=, this] {
-                pipeline_ = pipeline;
-                pipelineKey_ = key;
-                showReports(compare ? dense.get() : nullptr,
-                            compressed ? onceReport.get() : nullptr);
-            };
-        });
+    task_->start(tr("Answering"), [=, this](once::Progress& progress) -> std::function<void()> {
+        auto lease = pipeline->acquire(key, &progress);
+        auto dense = std::make_shared<once::AskReport>();
+        auto onceReport = std::make_shared<once::AskReport>();
+        if (compare) {
+            once::AskOptions a;
+            a.maxNewTokens = maxTokens;
+            a.onText = denseStream;
+            *dense = lease.session().ask(question.toStdString(), a, &progress);
+        }
+        if (compressed) {
+            once::AskOptions a;
+            a.budget = budget;
+            a.maxNewTokens = maxTokens;
+            a.onText = onceStream;
+            *onceReport = lease.session().ask(question.toStdString(), a, &progress);
+        }
+        return [=, this] {
+            showReports(compare ? dense.get() : nullptr, compressed ? onceReport.get() : nullptr);
+        };
+    });
 }
 
 void QuestionPanel::showReports(const once::AskReport* dense, const once::AskReport* compressed) {
@@ -248,13 +213,22 @@ void QuestionPanel::showReports(const once::AskReport* dense, const once::AskRep
     }
     QStringList rows;
     QList<QStringList> cells;
-    auto add = [&](const QString& name, auto value) {
+    auto add = [&](const QString& name, const std::function<QString(const once::AskReport&)>& f) {
         rows << name;
-        cells << QStringList{dense ? value(*dense) : QString(),
-                             compressed ? value(*compressed) : QString()};
+        cells << QStringList{dense ? f(*dense) : QString(),
+                             compressed ? f(*compressed) : QString()};
     };
-    for (const char* stage : {"decode", "encode", "compress", "prefill", "generate"}) {
-        add(tr("%1 time").arg(QString::fromLatin1(stage)), [stage](const once::AskReport& r) {
+    // One row per pipeline stage, in the order the pipeline ran them.
+    std::vector<std::string> stages;
+    for (const once::AskReport* r : {dense, compressed}) {
+        for (const auto& s : r ? r->stages : std::vector<once::StageReport>{}) {
+            if (std::find(stages.begin(), stages.end(), s.name) == stages.end()) {
+                stages.push_back(s.name);
+            }
+        }
+    }
+    for (const std::string& stage : stages) {
+        add(tr("%1 time").arg(QString::fromStdString(stage)), [stage](const once::AskReport& r) {
             for (const auto& s : r.stages) {
                 if (s.name == stage) {
                     return s.cached ? tr("%1 ms (cached)").arg(s.seconds * 1e3, 0, 'f', 1)
@@ -264,6 +238,13 @@ void QuestionPanel::showReports(const once::AskReport* dense, const once::AskRep
             return QString();
         });
     }
+    add(tr("Total time"), [](const once::AskReport& r) {
+        double total = 0;
+        for (const auto& s : r.stages) {
+            total += s.seconds;
+        }
+        return tr("%1 ms").arg(total * 1e3, 0, 'f', 1);
+    });
     add(tr("Visual tokens (content + layout)"), [](const once::AskReport& r) {
         return QStringLiteral("%1 + %2").arg(r.contentTokens).arg(r.layoutTokens);
     });
@@ -271,8 +252,10 @@ void QuestionPanel::showReports(const once::AskReport* dense, const once::AskRep
         [](const once::AskReport& r) { return QString::number(r.sourceTokens); });
     add(tr("LLM input length"),
         [](const once::AskReport& r) { return QString::number(r.promptTokens); });
+    add(tr("Generated tokens"),
+        [](const once::AskReport& r) { return QString::number(r.tokenIds.size()); });
     add(tr("Prefill TFLOPs"),
-        [](const once::AskReport& r) { return QString::number(r.prefillFlops / 1e12, 'f', 3); });
+        [](const once::AskReport& r) { return QString::number(r.prefillFlops / 1e12, 'f', 4); });
     stats_->setRowCount(static_cast<int>(rows.size()));
     stats_->setVerticalHeaderLabels(rows);
     for (int i = 0; i < rows.size(); ++i) {
@@ -280,6 +263,15 @@ void QuestionPanel::showReports(const once::AskReport* dense, const once::AskRep
             stats_->setItem(i, c, new QTableWidgetItem(cells[i][c]));
         }
     }
+}
+
+QString QuestionPanel::statistic(const QString& row, int column) const {
+    for (int i = 0; i < stats_->rowCount(); ++i) {
+        if (stats_->verticalHeaderItem(i) && stats_->verticalHeaderItem(i)->text() == row) {
+            return stats_->item(i, column) ? stats_->item(i, column)->text() : QString();
+        }
+    }
+    return {};
 }
 
 }  // namespace once::studio

@@ -4,12 +4,10 @@
 // counts. Without a model folder (the demo encoder has no LLM) the panel says so plainly and
 // the rest of the studio keeps working.
 #include <QWidget>
-#include <memory>
 
 namespace once {
-class Session;
 struct AskReport;
-}  // namespace once
+}
 
 class QCheckBox;
 class QLabel;
@@ -38,6 +36,8 @@ class QuestionPanel : public QWidget {
     QPushButton* askButton() const { return ask_; }
     QString denseAnswer() const;
     QString onceAnswer() const;
+    /// A cell of the statistics table: `row` as labelled, column 0 Dense, 1 ONCE.
+    QString statistic(const QString& row, int column) const;
     BackgroundTask* task() const { return task_; }
     /// Cancels a running question and waits (closing the window).
     void shutdown();
@@ -52,8 +52,6 @@ class QuestionPanel : public QWidget {
 
     StudioSession* session_;
     BackgroundTask* task_;
-    std::shared_ptr<once::Session> pipeline_;
-    QString pipelineKey_;
     QLabel* note_;
     QLineEdit* question_;
     QPushButton* ask_;

@@ -12,6 +12,7 @@
 #include "features/feature_file.h"
 #include "io/safetensors.h"
 #include "models/visual_encoder.h"
+#include "pipeline/session.h"
 #include "session/demo_assets.h"
 #include "tasks/background_task.h"
 #include "util/error.h"
@@ -211,6 +212,24 @@ void StudioSession::updateBusy() {
 
 std::int64_t StudioSession::llmVisualTokens() const {
     return result_ ? result_->numOutputs + video_.layoutTokens : 0;
+}
+
+QString StudioSession::codebookFile() const {
+    if (!codebook_) {
+        return {};
+    }
+    const QString origin = QString::fromStdString(codebook_->origin());
+    return QFileInfo(origin).isFile() ? origin : QString();
+}
+
+PipelineKey StudioSession::pipelineKey() const {
+    PipelineKey key;
+    key.modelDir = model_ ? model_->path : QString();
+    key.codebook = codebookFile();
+    key.source = video_.source;
+    key.fromFeatureFile = video_.fromFeatureFile;
+    key.settings = settings_;
+    return key;
 }
 
 void StudioSession::setPipelineSettings(const PipelineSettings& settings) {
@@ -603,10 +622,18 @@ void StudioSession::runBudgetSweep() {
     auto assignment = assignment_;
     auto codebook = codebook_;
     const auto variant = options_.variant;
+    // With a model, prefill and end-to-end time are measured too (the compressed side needs
+    // the codebook as a file, which the pipeline loads itself).
+    const bool withModel = model_.has_value() && !video_.source.isEmpty();
+    const PipelineKey key = pipelineKey();
+    auto pipeline = answerPipeline_;
     sweepTask_->start(tr("Measuring the budget sweep"),
                       [=, this](once::Progress& progress) -> std::function<void()> {
                           auto sweep = std::make_shared<BudgetSweep>(measureBudgetSweep(
                               features, *assignment, *codebook, variant, 3, &progress));
+                          if (withModel) {
+                              measureModelLatency(*sweep, *pipeline, key, &progress);
+                          }
                           return [=, this] {
                               if (generation == generation_) {
                                   sweep_ = *sweep;

@@ -13,6 +13,7 @@
 #include "charts/budget_sweep.h"
 #include "compress/assignment.h"
 #include "compress/compression.h"
+#include "session/answer_pipeline.h"
 #include "session/model_folder.h"
 #include "session/pipeline_settings.h"
 #include "session/video_data.h"
@@ -71,6 +72,12 @@ class StudioSession : public QObject {
     /// Tokens the LLM would get: M compressed plus the backbone's layout tokens (0 without a
     /// result).
     std::int64_t llmVisualTokens() const;
+    /// The codebook's file when it came from one ("" for an in-memory codebook).
+    QString codebookFile() const;
+    /// The answering pipeline (shared by the question panel and the sweep) and the key that
+    /// describes the current model, codebook file, video and settings (empty model: none).
+    std::shared_ptr<AnswerPipeline> answerPipeline() const { return answerPipeline_; }
+    PipelineKey pipelineKey() const;
 
     /// The task that runs loads (progress and cancel for the status bar).
     BackgroundTask* loadTask() const { return loadTask_; }
@@ -119,6 +126,7 @@ class StudioSession : public QObject {
     std::shared_ptr<const once::CompressionResult> result_;
     std::optional<ModelFolder> model_;
     std::optional<BudgetSweep> sweep_;
+    std::shared_ptr<AnswerPipeline> answerPipeline_ = std::make_shared<AnswerPipeline>();
     once::CompressOptions options_;
     // Bumped whenever the assignment changes: a compression started before is stale.
     std::uint64_t generation_ = 0;
