@@ -15,6 +15,7 @@ extern "C" {
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "util/error.h"
 
@@ -237,14 +238,24 @@ class RgbConverter {
             sws_setColorspaceDetails(ctx_, coeffs, srcRange || full, coeffs, 1, brightness,
                                      contrast, saturation);
         }
-        std::uint8_t* dst[4] = {out, nullptr, nullptr, nullptr};
-        int stride[4] = {w_ * 3, 0, 0, 0};
-        sws_scale(ctx_, f->data, f->linesize, 0, f->height, dst, stride);
+        // swscale's SIMD paths may write past the end of a packed RGB row, so convert into a
+        // padded scratch image and copy the rows out.
+        const int stride = (w_ * 3 + 63) / 64 * 64 + 64;
+        scratch_.resize(std::size_t(stride) * std::size_t(h_ + 2));
+        std::uint8_t* dst[4] = {scratch_.data(), nullptr, nullptr, nullptr};
+        int strides[4] = {stride, 0, 0, 0};
+        sws_scale(ctx_, f->data, f->linesize, 0, f->height, dst, strides);
+        for (int y = 0; y < h_; ++y) {
+            std::memcpy(out + std::size_t(y) * std::size_t(w_) * 3,
+                        scratch_.data() + std::size_t(y) * std::size_t(stride),
+                        std::size_t(w_) * 3);
+        }
     }
 
   private:
     int w_, h_;
     SwsContext* ctx_ = nullptr;
+    std::vector<std::uint8_t> scratch_;
 };
 
 }  // namespace
