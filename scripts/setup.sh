@@ -17,7 +17,7 @@ DEB_PACKAGES=(
   qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqt6svg6-dev
   libqcustomplot-dev libgl-dev libqt6opengl6-dev libvulkan-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
-  libpcre2-dev nlohmann-json3-dev
+  libpcre2-dev libicu-dev nlohmann-json3-dev
   xvfb xauth
   python3-venv
   # real clips used by the decoder parity tests (issue 3)
