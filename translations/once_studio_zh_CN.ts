@@ -5,1287 +5,1299 @@
     <name>QObject</name>
     <message>
         <source>%1: unsupported image format (use .png, .svg or .pdf)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：不支持的图像格式（请使用 .png、.svg 或 .pdf）</translation>
     </message>
     <message>
         <source>%1: the image could not be written</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法写入图像</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>ONCE Studio: video-token compression with a global codebook</source>
-        <translation type="unfinished"></translation>
+        <translation>ONCE Studio：基于全局码本的视频令牌压缩</translation>
     </message>
     <message>
         <source>Load the embedded demo.</source>
-        <translation type="unfinished"></translation>
+        <translation>加载内置演示。</translation>
     </message>
     <message>
         <source>Load the demo, save the window to FILE and quit.</source>
-        <translation type="unfinished"></translation>
+        <translation>加载演示，将窗口截图保存到 FILE 后退出。</translation>
     </message>
     <message>
         <source>Interface language for this run (en, zh_CN).</source>
-        <translation type="unfinished"></translation>
+        <translation>本次运行的界面语言（en、zh_CN）。</translation>
     </message>
     <message>
         <source>Videos, feature files, codebooks or model folders.</source>
-        <translation type="unfinished"></translation>
+        <translation>视频、特征文件、码本或模型文件夹。</translation>
     </message>
 </context>
 <context>
     <name>once::studio::BudgetLatencyChart</name>
     <message>
         <source>Budget vs latency</source>
-        <translation type="unfinished"></translation>
+        <translation>预算与延迟</translation>
     </message>
     <message>
         <source>&amp;Measure Sweep</source>
-        <translation type="unfinished"></translation>
+        <translation>测量扫描(&amp;M)</translation>
     </message>
     <message>
         <source>Re-compress this video at budgets 1, 2, 4, … K and time each stage</source>
-        <translation type="unfinished"></translation>
+        <translation>以预算 1、2、4、… K 重新压缩此视频并为每个阶段计时</translation>
     </message>
     <message>
         <source>Token budget B</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌预算 B</translation>
     </message>
     <message>
         <source>Time (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>时间（毫秒）</translation>
     </message>
     <message>
         <source>Prefill TFLOPs (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充 TFLOPs（%1）</translation>
     </message>
     <message>
         <source>Press Measure Sweep to time re-compression over budgets.</source>
-        <translation type="unfinished"></translation>
+        <translation>点击“测量扫描”以测量不同预算下的重新压缩时间。</translation>
     </message>
     <message>
         <source>ONCE compression (select + reassign + pool)</source>
-        <translation type="unfinished"></translation>
+        <translation>ONCE 压缩（选择 + 重新分配 + 池化）</translation>
     </message>
     <message>
         <source>Assignment, once per video (%1 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>分配，每个视频一次（%1 毫秒）</translation>
     </message>
     <message>
         <source>Dense: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>稠密：%1</translation>
     </message>
     <message>
         <source>prefill</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充</translation>
     </message>
     <message>
         <source>end to end</source>
-        <translation type="unfinished"></translation>
+        <translation>端到端</translation>
     </message>
     <message>
         <source>Prefill FLOPs, ONCE</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充 FLOPs，ONCE</translation>
     </message>
     <message>
         <source>Prefill FLOPs, Dense (N = %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充 FLOPs，稠密（N = %1）</translation>
     </message>
     <message>
         <source>Median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个预算取 3 次运行的中位数。FLOPs 除视觉令牌外还计入 %1 个布局令牌和 %2 个提示令牌。</translation>
     </message>
     <message>
         <source>No model loaded: FLOPs use %1&apos;s dimensions, and prefill and end-to-end times are not measured.</source>
-        <translation type="unfinished"></translation>
+        <translation>未加载模型：FLOPs 按 %1 的维度计算，不测量预填充和端到端时间。</translation>
     </message>
 </context>
 <context>
     <name>once::studio::BudgetPanel</name>
     <message>
         <source>Full (the paper&apos;s rule)</source>
-        <translation type="unfinished"></translation>
+        <translation>完整（论文中的规则）</translation>
     </message>
     <message>
         <source>No reassignment (drop unselected)</source>
-        <translation type="unfinished"></translation>
+        <translation>不重新分配（丢弃未选中的）</translation>
     </message>
     <message>
         <source>Fixed random codewords</source>
-        <translation type="unfinished"></translation>
+        <translation>固定随机码字</translation>
     </message>
     <message>
         <source>Frame-wise selection</source>
-        <translation type="unfinished"></translation>
+        <translation>逐帧选择</translation>
     </message>
     <message>
         <source>Random grouping</source>
-        <translation type="unfinished"></translation>
+        <translation>随机分组</translation>
     </message>
     <message>
         <source>Codeword output</source>
-        <translation type="unfinished"></translation>
+        <translation>码字输出</translation>
     </message>
     <message>
         <source>Medoid output</source>
-        <translation type="unfinished"></translation>
+        <translation>中心点输出</translation>
     </message>
     <message>
         <source>Token budget (log scale)</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌预算（对数刻度）</translation>
     </message>
     <message>
         <source>Token budget B on a log scale from 1 to K</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌预算 B，对数刻度，从 1 到 K</translation>
     </message>
     <message>
         <source>Token budget</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌预算</translation>
     </message>
     <message>
         <source>Variant</source>
-        <translation type="unfinished"></translation>
+        <translation>变体</translation>
     </message>
     <message>
         <source>&amp;Budget B:</source>
-        <translation type="unfinished"></translation>
+        <translation>预算 B(&amp;B)：</translation>
     </message>
     <message>
         <source>&amp;Variant:</source>
-        <translation type="unfinished"></translation>
+        <translation>变体(&amp;V)：</translation>
     </message>
     <message>
         <source>Groups M:</source>
-        <translation type="unfinished"></translation>
+        <translation>分组数 M：</translation>
     </message>
     <message>
         <source>Coverage:</source>
-        <translation type="unfinished"></translation>
+        <translation>覆盖率：</translation>
     </message>
     <message>
         <source>Tokens to the LLM:</source>
-        <translation type="unfinished"></translation>
+        <translation>输入大模型的令牌：</translation>
     </message>
     <message>
         <source>Compression:</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩：</translation>
     </message>
     <message>
         <source>Time:</source>
-        <translation type="unfinished"></translation>
+        <translation>时间：</translation>
     </message>
     <message>
         <source>%1 of %2 used codewords</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 个已用码字</translation>
     </message>
     <message>
         <source>%1 % of %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 个令牌中的 %1 %</translation>
     </message>
     <message>
         <source>%1 → %2 tokens (%3×)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 → %2 个令牌（%3×）</translation>
     </message>
     <message>
         <source>%1 ms (select %2, reassign %3, pool %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒（选择 %2，重新分配 %3，池化 %4）</translation>
     </message>
 </context>
 <context>
     <name>once::studio::ChartWidget</name>
     <message>
         <source>Export &amp;Image…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图像(&amp;I)…</translation>
     </message>
     <message>
         <source>Save the chart as PNG, SVG or PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>将图表保存为 PNG、SVG 或 PDF</translation>
     </message>
     <message>
         <source>Export &amp;Data…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出数据(&amp;D)…</translation>
     </message>
     <message>
         <source>Save the chart&apos;s data as CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>将图表数据保存为 CSV</translation>
     </message>
     <message>
         <source>Export Chart Image</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表图像</translation>
     </message>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
     </message>
     <message>
         <source>Export failed</source>
-        <translation type="unfinished"></translation>
+        <translation>导出失败</translation>
     </message>
     <message>
         <source>Export Chart Data</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表数据</translation>
     </message>
     <message>
         <source>CSV table (*.csv)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV 表格 (*.csv)</translation>
     </message>
 </context>
 <context>
     <name>once::studio::ChartsPanel</name>
     <message>
         <source>Code usage</source>
-        <translation type="unfinished"></translation>
+        <translation>码字使用</translation>
     </message>
     <message>
         <source>Residuals</source>
-        <translation type="unfinished"></translation>
+        <translation>残差</translation>
     </message>
     <message>
         <source>Budget vs latency</source>
-        <translation type="unfinished"></translation>
+        <translation>预算与延迟</translation>
     </message>
     <message>
         <source>Per-task accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>各任务准确率</translation>
     </message>
     <message>
         <source>Open Evaluation Results</source>
-        <translation type="unfinished"></translation>
+        <translation>打开评测结果</translation>
     </message>
     <message>
         <source>Evaluation results (*.csv *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>评测结果 (*.csv *.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Cannot open evaluation results</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开评测结果</translation>
     </message>
 </context>
 <context>
     <name>once::studio::FrameOverlayView</name>
     <message>
         <source>Frame with codeword groups</source>
-        <translation type="unfinished"></translation>
+        <translation>带码字分组的帧</translation>
     </message>
     <message>
         <source>Open a video or load the demo (File ▸ Load Demo) to see how ONCE groups its tokens.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开视频或加载演示（文件 ▸ 加载演示），查看 ONCE 如何对令牌分组。</translation>
     </message>
     <message>
         <source>Frame %1 of %2 · %3 s</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 / %2 帧 · %3 秒</translation>
     </message>
     <message>
         <source>no codebook: open one to see the groups</source>
-        <translation type="unfinished"></translation>
+        <translation>没有码本：打开一个码本以查看分组</translation>
     </message>
     <message>
         <source>group #%1 (codeword %2): %3 patches in this frame</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 组（码字 %2）：本帧中有 %3 个图块</translation>
     </message>
     <message>
         <source>Frame %1, patch (%2, %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 帧，图块 (%2, %3)</translation>
     </message>
     <message>
         <source>Dropped: its nearest codeword %1 is not selected</source>
-        <translation type="unfinished"></translation>
+        <translation>已丢弃：其最近的码字 %1 未被选中</translation>
     </message>
     <message>
         <source>Group rank %1 · codeword %2 · %3 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>组排名 %1 · 码字 %2 · %3 个令牌</translation>
     </message>
     <message>
         <source>Cosine residual %1</source>
-        <translation type="unfinished"></translation>
+        <translation>余弦残差 %1</translation>
     </message>
 </context>
 <context>
     <name>once::studio::FrameStrip</name>
     <message>
         <source>Sampled frames</source>
-        <translation type="unfinished"></translation>
+        <translation>采样帧</translation>
     </message>
 </context>
 <context>
     <name>once::studio::MainWindow</name>
     <message>
         <source>Ready. File ▸ Load Demo shows everything at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>就绪。文件 ▸ 加载演示 可一次展示全部功能。</translation>
     </message>
     <message>
         <source>Opened %1: %2 frames × %3 patches × %4 dims (%5)</source>
-        <translation type="unfinished"></translation>
+        <translation>已打开 %1：%2 帧 × %3 个图块 × %4 维（%5）</translation>
     </message>
     <message>
         <source>Codebook %1: K = %2, D = %3</source>
-        <translation type="unfinished"></translation>
+        <translation>码本 %1：K = %2，D = %3</translation>
     </message>
     <message>
         <source>Model folder %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型文件夹 %1（%2）</translation>
     </message>
     <message>
         <source>Assigned %1 tokens to their nearest codewords in %2 ms (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>已在 %2 毫秒内将 %1 个令牌分配到最近的码字（%3）</translation>
     </message>
     <message>
         <source>Training failed</source>
-        <translation type="unfinished"></translation>
+        <translation>训练失败</translation>
     </message>
     <message>
         <source>Budget</source>
-        <translation type="unfinished"></translation>
+        <translation>预算</translation>
     </message>
     <message>
         <source>Playback</source>
-        <translation type="unfinished"></translation>
+        <translation>播放</translation>
     </message>
     <message>
         <source>Charts</source>
-        <translation type="unfinished"></translation>
+        <translation>图表</translation>
     </message>
     <message>
         <source>Question</source>
-        <translation type="unfinished"></translation>
+        <translation>提问</translation>
     </message>
     <message>
         <source>Trainer</source>
-        <translation type="unfinished"></translation>
+        <translation>训练</translation>
     </message>
     <message>
         <source>Messages</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Open Video…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开视频(&amp;O)…</translation>
     </message>
     <message>
         <source>Open &amp;Feature File…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开特征文件(&amp;F)…</translation>
     </message>
     <message>
         <source>Open &amp;Codebook…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开码本(&amp;C)…</translation>
     </message>
     <message>
         <source>Open &amp;Model Folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开模型文件夹(&amp;M)…</translation>
     </message>
     <message>
         <source>Open &amp;Evaluation Results…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开评测结果(&amp;E)…</translation>
     </message>
     <message>
         <source>Load &amp;Demo</source>
-        <translation type="unfinished"></translation>
+        <translation>加载演示(&amp;D)</translation>
     </message>
     <message>
         <source>Export Chart &amp;Image…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表图像(&amp;I)…</translation>
     </message>
     <message>
         <source>Export Chart &amp;Data…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表数据(&amp;D)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;Preferences…</source>
-        <translation type="unfinished"></translation>
+        <translation>首选项(&amp;P)…</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Next Frame</source>
-        <translation type="unfinished"></translation>
+        <translation>下一帧(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Previous Frame</source>
-        <translation type="unfinished"></translation>
+        <translation>上一帧(&amp;P)</translation>
     </message>
     <message>
         <source>C&amp;lear Group Selection</source>
-        <translation type="unfinished"></translation>
+        <translation>清除分组选择(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Reset Layout</source>
-        <translation type="unfinished"></translation>
+        <translation>重置布局(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Full Screen</source>
-        <translation type="unfinished"></translation>
+        <translation>全屏(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Compression</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Double Budget</source>
-        <translation type="unfinished"></translation>
+        <translation>预算加倍(&amp;D)</translation>
     </message>
     <message>
         <source>&amp;Halve Budget</source>
-        <translation type="unfinished"></translation>
+        <translation>预算减半(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;Measure Budget Sweep</source>
-        <translation type="unfinished"></translation>
+        <translation>测量预算扫描(&amp;M)</translation>
     </message>
     <message>
         <source>&amp;Cancel Running Work</source>
-        <translation type="unfinished"></translation>
+        <translation>取消正在运行的任务(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;About ONCE Studio</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 ONCE Studio(&amp;A)</translation>
     </message>
     <message>
         <source>About &amp;Qt</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Qt(&amp;Q)</translation>
     </message>
     <message>
         <source>Open Video</source>
-        <translation type="unfinished"></translation>
+        <translation>打开视频</translation>
     </message>
     <message>
         <source>Videos (*.mp4 *.mkv *.avi *.mov *.webm *.mpg *.mpeg *.ogv *.m4v);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>视频 (*.mp4 *.mkv *.avi *.mov *.webm *.mpg *.mpeg *.ogv *.m4v);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Open Feature File</source>
-        <translation type="unfinished"></translation>
+        <translation>打开特征文件</translation>
     </message>
     <message>
         <source>Feature files (*.safetensors);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>特征文件 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Open Codebook</source>
-        <translation type="unfinished"></translation>
+        <translation>打开码本</translation>
     </message>
     <message>
         <source>Codebooks (*.safetensors *.npy *.pt *.pth *.bin);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>码本 (*.safetensors *.npy *.pt *.pth *.bin);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Open Model Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>打开模型文件夹</translation>
     </message>
     <message>
         <source>The new language applies when ONCE Studio restarts.</source>
-        <translation type="unfinished"></translation>
+        <translation>新语言将在 ONCE Studio 重新启动后生效。</translation>
     </message>
     <message>
         <source>About ONCE Studio</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 ONCE Studio</translation>
     </message>
     <message>
         <source>&lt;h3&gt;ONCE Studio %1&lt;/h3&gt;&lt;p&gt;Video-token compression with a global codebook: every visual token is assigned to its nearest codeword, the B most used codewords are kept, tokens are reassigned among them and each group is mean-pooled.&lt;/p&gt;&lt;p&gt;See what compression does to a video, ask questions at a chosen budget, and train codebooks for your own backbone.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;ONCE Studio %1&lt;/h3&gt;&lt;p&gt;基于全局码本的视频令牌压缩：每个视觉令牌被分配到最近的码字，保留使用最多的 B 个码字，令牌在其中重新分配，并对每组取平均池化。&lt;/p&gt;&lt;p&gt;查看压缩对视频的作用，在所选预算下提问，并为自己的骨干网络训练码本。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
     <message>
         <source>Overlay opacity</source>
-        <translation type="unfinished"></translation>
+        <translation>叠加不透明度</translation>
     </message>
     <message>
         <source>Group colour</source>
-        <translation type="unfinished"></translation>
+        <translation>分组颜色</translation>
     </message>
     <message>
         <source>Group mean colour</source>
-        <translation type="unfinished"></translation>
+        <translation>分组平均颜色</translation>
     </message>
     <message>
         <source>Overlay colours</source>
-        <translation type="unfinished"></translation>
+        <translation>叠加颜色</translation>
     </message>
     <message>
         <source>O&amp;utlines</source>
-        <translation type="unfinished"></translation>
+        <translation>轮廓(&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Opacity:</source>
-        <translation type="unfinished"></translation>
+        <translation>不透明度(&amp;O)：</translation>
     </message>
     <message>
         <source>Click a patch to highlight its group in all frames; hatched patches were dropped.</source>
-        <translation type="unfinished"></translation>
+        <translation>点击图块可在所有帧中高亮其分组；带斜线的图块已被丢弃。</translation>
     </message>
 </context>
 <context>
     <name>once::studio::QuestionPanel</name>
     <message>
         <source>Ask about the video, e.g. “What happens after the door opens?”</source>
-        <translation type="unfinished"></translation>
+        <translation>就视频提问，例如“门打开之后发生了什么？”</translation>
     </message>
     <message>
         <source>Question</source>
-        <translation type="unfinished"></translation>
+        <translation>提问</translation>
     </message>
     <message>
         <source>&amp;Ask</source>
-        <translation type="unfinished"></translation>
+        <translation>提问(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>停止(&amp;S)</translation>
     </message>
     <message>
         <source>Compare with &amp;Dense</source>
-        <translation type="unfinished"></translation>
+        <translation>与稠密对比(&amp;D)</translation>
     </message>
     <message>
         <source>Also answer from all visual tokens, as the reference</source>
-        <translation type="unfinished"></translation>
+        <translation>同时使用全部视觉令牌回答，作为参照</translation>
     </message>
     <message>
         <source>max </source>
-        <translation type="unfinished"></translation>
+        <translation>最多 </translation>
     </message>
     <message>
         <source> tokens</source>
-        <translation type="unfinished"></translation>
+        <translation> 个令牌</translation>
     </message>
     <message>
         <source>&lt;b&gt;Dense&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;稠密&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;ONCE&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;ONCE&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Dense</source>
-        <translation type="unfinished"></translation>
+        <translation>稠密</translation>
     </message>
     <message>
         <source>ONCE</source>
-        <translation type="unfinished"></translation>
+        <translation>ONCE</translation>
     </message>
     <message>
         <source>The question could not be answered: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法回答该问题：%1</translation>
     </message>
     <message>
         <source>Answering needs a model folder (File ▸ Open Model Folder…), such as a LLaVA-OneVision checkpoint. The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
-        <translation type="unfinished"></translation>
+        <translation>回答问题需要模型文件夹（文件 ▸ 打开模型文件夹…），例如 LLaVA-OneVision 检查点。演示编码器没有语言模型，因此无法回答；叠加显示、预算滑块和图表无需模型即可使用。</translation>
     </message>
     <message>
         <source>Open a video to ask about it.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先打开一个视频再提问。</translation>
     </message>
     <message>
         <source>No codebook file is loaded: only the Dense answer is available.</source>
-        <translation type="unfinished"></translation>
+        <translation>未加载码本文件：只能给出稠密回答。</translation>
     </message>
     <message>
         <source>&lt;b&gt;ONCE&lt;/b&gt;, B = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;ONCE&lt;/b&gt;，B = %1</translation>
     </message>
     <message>
         <source>&lt;b&gt;ONCE&lt;/b&gt;: no codebook file</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;ONCE&lt;/b&gt;：没有码本文件</translation>
     </message>
     <message>
         <source>Answering</source>
-        <translation type="unfinished"></translation>
+        <translation>正在回答</translation>
     </message>
     <message>
         <source>&lt;b&gt;Dense&lt;/b&gt;, %1 visual tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;稠密&lt;/b&gt;，%1 个视觉令牌</translation>
     </message>
     <message>
         <source>&lt;b&gt;ONCE&lt;/b&gt;, B = %1, %2 visual tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;ONCE&lt;/b&gt;，B = %1，%2 个视觉令牌</translation>
     </message>
     <message>
         <source>%1 time</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 时间</translation>
     </message>
     <message>
         <source>%1 ms (cached)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒（已缓存）</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>Visual tokens (content + layout)</source>
-        <translation type="unfinished"></translation>
+        <translation>视觉令牌（内容 + 布局）</translation>
     </message>
     <message>
         <source>Source tokens N</source>
-        <translation type="unfinished"></translation>
+        <translation>源令牌数 N</translation>
     </message>
     <message>
         <source>LLM input length</source>
-        <translation type="unfinished"></translation>
+        <translation>大模型输入长度</translation>
     </message>
     <message>
         <source>Prefill TFLOPs</source>
-        <translation type="unfinished"></translation>
+        <translation>预填充 TFLOPs</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Dense&lt;/b&gt;: not asked</source>
+        <translation>&lt;b&gt;稠密&lt;/b&gt;：未提问</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>Generated tokens</source>
+        <translation>生成的令牌</translation>
     </message>
 </context>
 <context>
     <name>once::studio::RecentFilesMenu</name>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Clear List</source>
-        <translation type="unfinished"></translation>
+        <translation>清除列表(&amp;C)</translation>
     </message>
 </context>
 <context>
     <name>once::studio::ResidualChart</name>
     <message>
         <source>Cosine residual distribution</source>
-        <translation type="unfinished"></translation>
+        <translation>余弦残差分布</translation>
     </message>
     <message>
         <source>This video, nearest of all K codewords</source>
-        <translation type="unfinished"></translation>
+        <translation>此视频，全部 K 个码字中最近的</translation>
     </message>
     <message>
         <source>This video, after reassignment at B = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>此视频，在 B = %1 重新分配后</translation>
     </message>
     <message>
         <source>Cosine residual 1 − cos(x, c)</source>
-        <translation type="unfinished"></translation>
+        <translation>余弦残差 1 − cos(x, c)</translation>
     </message>
     <message>
         <source>Density</source>
-        <translation type="unfinished"></translation>
+        <translation>密度</translation>
     </message>
     <message>
         <source> corpus</source>
-        <translation type="unfinished"></translation>
+        <translation> 语料</translation>
     </message>
     <message>
         <source>No assignment yet: open a video and a codebook.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无分配结果：请打开视频和码本。</translation>
     </message>
     <message>
         <source>This video: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>此视频：%1。</translation>
     </message>
     <message>
         <source>The codebook file records no corpus residuals.</source>
-        <translation type="unfinished"></translation>
+        <translation>码本文件未记录语料残差。</translation>
     </message>
 </context>
 <context>
     <name>once::studio::SettingsDialog</name>
     <message>
         <source>Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>设置</translation>
     </message>
     <message>
         <source>CPU</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU</translation>
     </message>
     <message>
         <source>CUDA GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>CUDA GPU</translation>
     </message>
     <message>
         <source>Automatic (GPU when present)</source>
-        <translation type="unfinished"></translation>
+        <translation>自动（有 GPU 时使用 GPU）</translation>
     </message>
     <message>
         <source>No CUDA device or no CUDA build of LibTorch</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 CUDA 设备，或 LibTorch 不是 CUDA 版本</translation>
     </message>
     <message>
         <source>float32</source>
-        <translation type="unfinished"></translation>
+        <translation>float32</translation>
     </message>
     <message>
         <source>float16</source>
-        <translation type="unfinished"></translation>
+        <translation>float16</translation>
     </message>
     <message>
         <source>bfloat16</source>
-        <translation type="unfinished"></translation>
+        <translation>bfloat16</translation>
     </message>
     <message>
         <source>Automatic</source>
-        <translation type="unfinished"></translation>
+        <translation>自动</translation>
     </message>
     <message>
         <source>uniform:N (N evenly spaced frames), fps:F or fps:F:MIN:MAX, with an optional window @START-END in seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>uniform:N（N 个均匀间隔的帧）、fps:F 或 fps:F:MIN:MAX，可加可选时间窗 @起始-结束（秒）</translation>
     </message>
     <message>
         <source>All patches (27×27, the paper)</source>
-        <translation type="unfinished"></translation>
+        <translation>全部图块（27×27，论文设置）</translation>
     </message>
     <message>
         <source>2×2 pooled (14×14, reference code default)</source>
-        <translation type="unfinished"></translation>
+        <translation>2×2 池化（14×14，参考代码默认）</translation>
     </message>
     <message>
         <source>System language</source>
-        <translation type="unfinished"></translation>
+        <translation>系统语言</translation>
     </message>
     <message>
         <source>&amp;Backbone:</source>
-        <translation type="unfinished"></translation>
+        <translation>骨干网络(&amp;B)：</translation>
     </message>
     <message>
         <source>&amp;Device:</source>
-        <translation type="unfinished"></translation>
+        <translation>设备(&amp;D)：</translation>
     </message>
     <message>
         <source>D&amp;ata type:</source>
-        <translation type="unfinished"></translation>
+        <translation>数据类型(&amp;A)：</translation>
     </message>
     <message>
         <source>&amp;Threads:</source>
-        <translation type="unfinished"></translation>
+        <translation>线程数(&amp;T)：</translation>
     </message>
     <message>
         <source>&amp;Frame sampling:</source>
-        <translation type="unfinished"></translation>
+        <translation>帧采样(&amp;F)：</translation>
     </message>
     <message>
         <source>&amp;Patch grid:</source>
-        <translation type="unfinished"></translation>
+        <translation>图块网格(&amp;P)：</translation>
     </message>
     <message>
         <source>&amp;Language:</source>
-        <translation type="unfinished"></translation>
+        <translation>语言(&amp;L)：</translation>
     </message>
     <message>
         <source>A new language applies when ONCE Studio restarts.</source>
-        <translation type="unfinished"></translation>
+        <translation>新语言将在 ONCE Studio 重新启动后生效。</translation>
     </message>
 </context>
 <context>
     <name>once::studio::StudioSession</name>
     <message>
         <source>Compression failed</source>
-        <translation type="unfinished"></translation>
+        <translation>压缩失败</translation>
     </message>
     <message>
         <source>Budget sweep failed</source>
-        <translation type="unfinished"></translation>
+        <translation>预算扫描失败</translation>
     </message>
     <message>
         <source>Opening %1</source>
-        <translation type="unfinished"></translation>
+        <translation>正在打开 %1</translation>
     </message>
     <message>
         <source>Cannot open video</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开视频</translation>
     </message>
     <message>
         <source>The codebook was unloaded because it does not fit the new video: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>码本已卸载，因为它与新视频不匹配：%1</translation>
     </message>
     <message>
         <source>Cannot open feature file</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开特征文件</translation>
     </message>
     <message>
         <source>The codebook was unloaded because it does not fit the new features: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>码本已卸载，因为它与新特征不匹配：%1</translation>
     </message>
     <message>
         <source>Cannot open codebook</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开码本</translation>
     </message>
     <message>
         <source>Checking model folder %1</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查模型文件夹 %1</translation>
     </message>
     <message>
         <source>Cannot open model folder</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开模型文件夹</translation>
     </message>
     <message>
         <source>Cannot open file</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开文件</translation>
     </message>
     <message>
         <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：不是视频、特征文件、码本或模型文件夹（未知文件类型“%2”）。</translation>
     </message>
     <message>
         <source>Cannot load the demo</source>
-        <translation type="unfinished"></translation>
+        <translation>无法加载演示</translation>
     </message>
     <message>
         <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
-        <translation type="unfinished"></translation>
+        <translation>未找到演示视频（demo.mp4）。已查找 $ONCE_DEMO_DIR、&lt;安装前缀&gt;/share/once-studio/demo 和源代码目录%1。</translation>
     </message>
     <message>
         <source>Loading the demo</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载演示</translation>
     </message>
     <message>
         <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
-        <translation type="unfinished"></translation>
+        <translation>未安装演示码本（demo_codebook.safetensors）：改用从演示视频自身特征中采样的 %1 个码字。</translation>
     </message>
     <message>
         <source>Assigning tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>正在分配令牌</translation>
     </message>
     <message>
         <source>Cannot assign tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>无法分配令牌</translation>
     </message>
     <message>
         <source>Compressing</source>
-        <translation type="unfinished"></translation>
+        <translation>正在压缩</translation>
     </message>
     <message>
         <source>Measuring the budget sweep</source>
-        <translation type="unfinished"></translation>
+        <translation>正在测量预算扫描</translation>
     </message>
 </context>
 <context>
     <name>once::studio::TaskRadarChart</name>
     <message>
         <source>Per-task accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>各任务准确率</translation>
     </message>
     <message>
         <source>&amp;Open Evaluation Results…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开评测结果(&amp;O)…</translation>
     </message>
     <message>
         <source>No evaluation results loaded. Open a CSV (task,method,accuracy) or the evaluation harness&apos;s JSON to compare methods task by task.</source>
-        <translation type="unfinished"></translation>
+        <translation>未加载评测结果。打开 CSV（task,method,accuracy）或评测工具输出的 JSON，可逐任务比较各方法。</translation>
     </message>
     <message>
         <source>%1 tasks, %2 methods, from %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个任务，%2 种方法，来自 %3。</translation>
     </message>
 </context>
 <context>
     <name>once::studio::TaskStatus</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Stop the running work</source>
-        <translation type="unfinished"></translation>
+        <translation>停止正在运行的任务</translation>
     </message>
     <message>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消…</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 分 %2 秒</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 小时 %2 分</translation>
     </message>
     <message>
         <source>%1 left</source>
-        <translation type="unfinished"></translation>
+        <translation>剩余 %1</translation>
     </message>
 </context>
 <context>
     <name>once::studio::TrainerOptionsForm</name>
     <message>
         <source>Stage A: corpus sketch</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 A：语料概要</translation>
     </message>
     <message>
         <source>no cap</source>
-        <translation type="unfinished"></translation>
+        <translation>无上限</translation>
     </message>
     <message>
         <source>Record unreadable videos as failed and go on</source>
-        <translation type="unfinished"></translation>
+        <translation>将无法读取的视频记为失败并继续</translation>
     </message>
     <message>
         <source>Timeline bins L:</source>
-        <translation type="unfinished"></translation>
+        <translation>时间轴分箱数 L：</translation>
     </message>
     <message>
         <source>Tokens per representative R:</source>
-        <translation type="unfinished"></translation>
+        <translation>每个代表的令牌数 R：</translation>
     </message>
     <message>
         <source>Smallest sketch m_min:</source>
-        <translation type="unfinished"></translation>
+        <translation>最小概要 m_min：</translation>
     </message>
     <message>
         <source>Largest sketch m_max:</source>
-        <translation type="unfinished"></translation>
+        <translation>最大概要 m_max：</translation>
     </message>
     <message>
         <source>Lloyd rounds per bin:</source>
-        <translation type="unfinished"></translation>
+        <translation>每箱 Lloyd 迭代次数：</translation>
     </message>
     <message>
         <source>Seed:</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子：</translation>
     </message>
     <message>
         <source>Representative cap:</source>
-        <translation type="unfinished"></translation>
+        <translation>代表总数上限：</translation>
     </message>
     <message>
         <source>Rows per shard:</source>
-        <translation type="unfinished"></translation>
+        <translation>每个分片的行数：</translation>
     </message>
     <message>
         <source>Stage B: codebook fit</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 B：码本拟合</translation>
     </message>
     <message>
         <source>off</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>Codewords K:</source>
-        <translation type="unfinished"></translation>
+        <translation>码字数 K：</translation>
     </message>
     <message>
         <source>Method:</source>
-        <translation type="unfinished"></translation>
+        <translation>方法：</translation>
     </message>
     <message>
         <source>Representative weights:</source>
-        <translation type="unfinished"></translation>
+        <translation>代表权重：</translation>
     </message>
     <message>
         <source>Long-tail exponent α:</source>
-        <translation type="unfinished"></translation>
+        <translation>长尾指数 α：</translation>
     </message>
     <message>
         <source>Initialisation:</source>
-        <translation type="unfinished"></translation>
+        <translation>初始化：</translation>
     </message>
     <message>
         <source>Initialisation candidates:</source>
-        <translation type="unfinished"></translation>
+        <translation>初始化候选数：</translation>
     </message>
     <message>
         <source>Initial Lloyd refinements:</source>
-        <translation type="unfinished"></translation>
+        <translation>初始 Lloyd 细化次数：</translation>
     </message>
     <message>
         <source>Mini-batch:</source>
-        <translation type="unfinished"></translation>
+        <translation>小批量大小：</translation>
     </message>
     <message>
         <source>Sinkhorn ε:</source>
-        <translation type="unfinished"></translation>
+        <translation>Sinkhorn ε：</translation>
     </message>
     <message>
         <source>Sinkhorn normalisation steps:</source>
-        <translation type="unfinished"></translation>
+        <translation>Sinkhorn 归一化步数：</translation>
     </message>
     <message>
         <source>Learning rate:</source>
-        <translation type="unfinished"></translation>
+        <translation>学习率：</translation>
     </message>
     <message>
         <source>Weight decay:</source>
-        <translation type="unfinished"></translation>
+        <translation>权重衰减：</translation>
     </message>
     <message>
         <source>Gradient-norm clip:</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度范数裁剪：</translation>
     </message>
     <message>
         <source>Commitment weight:</source>
-        <translation type="unfinished"></translation>
+        <translation>承诺损失权重：</translation>
     </message>
     <message>
         <source>Code-usage weight:</source>
-        <translation type="unfinished"></translation>
+        <translation>码字使用权重：</translation>
     </message>
     <message>
         <source>Temperature start:</source>
-        <translation type="unfinished"></translation>
+        <translation>初始温度：</translation>
     </message>
     <message>
         <source>Temperature floor:</source>
-        <translation type="unfinished"></translation>
+        <translation>最低温度：</translation>
     </message>
     <message>
         <source>Temperature decay:</source>
-        <translation type="unfinished"></translation>
+        <translation>温度衰减：</translation>
     </message>
     <message>
         <source>Epochs at most:</source>
-        <translation type="unfinished"></translation>
+        <translation>最多轮数：</translation>
     </message>
     <message>
         <source>Patience:</source>
-        <translation type="unfinished"></translation>
+        <translation>耐心值：</translation>
     </message>
     <message>
         <source>Hard-Lloyd rounds:</source>
-        <translation type="unfinished"></translation>
+        <translation>硬 Lloyd 迭代次数：</translation>
     </message>
     <message>
         <source>Stored dtype:</source>
-        <translation type="unfinished"></translation>
+        <translation>存储数据类型：</translation>
     </message>
     <message>
         <source>Restore &amp;Defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复默认值(&amp;D)</translation>
     </message>
     <message>
         <source>The paper&apos;s settings (LLaVA-OneVision column of its configuration table)</source>
-        <translation type="unfinished"></translation>
+        <translation>论文中的设置（其配置表中的 LLaVA-OneVision 一列）</translation>
     </message>
 </context>
 <context>
     <name>once::studio::TrainerPanel</name>
     <message>
         <source>corpus.jsonl or a folder of videos</source>
-        <translation type="unfinished"></translation>
+        <translation>corpus.jsonl 或视频文件夹</translation>
     </message>
     <message>
         <source>folder for the Stage-A cache</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 A 缓存文件夹</translation>
     </message>
     <message>
         <source>codebook.safetensors</source>
-        <translation type="unfinished"></translation>
+        <translation>codebook.safetensors</translation>
     </message>
     <message>
         <source>&amp;Corpus:</source>
-        <translation type="unfinished"></translation>
+        <translation>语料(&amp;C)：</translation>
     </message>
     <message>
         <source>Corpus manifest (*.jsonl);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>语料清单 (*.jsonl);;所有文件 (*)</translation>
     </message>
     <message>
         <source>&amp;Backbone:</source>
-        <translation type="unfinished"></translation>
+        <translation>骨干网络(&amp;B)：</translation>
     </message>
     <message>
         <source>Stage-A c&amp;ache:</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 A 缓存(&amp;A)：</translation>
     </message>
     <message>
         <source>&amp;Output codebook:</source>
-        <translation type="unfinished"></translation>
+        <translation>输出码本(&amp;O)：</translation>
     </message>
     <message>
         <source>Codebook (*.safetensors)</source>
-        <translation type="unfinished"></translation>
+        <translation>码本 (*.safetensors)</translation>
     </message>
     <message>
         <source>&amp;Train</source>
-        <translation type="unfinished"></translation>
+        <translation>训练(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消(&amp;C)</translation>
     </message>
     <message>
         <source>Open in &amp;Main View</source>
-        <translation type="unfinished"></translation>
+        <translation>在主视图中打开(&amp;M)</translation>
     </message>
     <message>
         <source>Load the finished codebook into the overlay and the charts</source>
-        <translation type="unfinished"></translation>
+        <translation>将训练好的码本加载到叠加显示和图表中</translation>
     </message>
     <message>
         <source>Stage A:</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 A：</translation>
     </message>
     <message>
         <source>Stage B:</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 B：</translation>
     </message>
     <message>
         <source>Cancelled. Train again with the same cache folder to resume.</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消。使用同一缓存文件夹再次训练即可续训。</translation>
     </message>
     <message>
         <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>失败：%1</translation>
     </message>
     <message>
         <source>…</source>
-        <translation type="unfinished"></translation>
+        <translation>…</translation>
     </message>
     <message>
         <source>Browse</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览</translation>
     </message>
     <message>
         <source>Folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹…</translation>
     </message>
     <message>
         <source>Corpus Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>语料文件夹</translation>
     </message>
     <message>
         <source>Choose Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>选择文件夹</translation>
     </message>
     <message>
         <source>Save Codebook As</source>
-        <translation type="unfinished"></translation>
+        <translation>码本另存为</translation>
     </message>
     <message>
         <source>Choose File</source>
-        <translation type="unfinished"></translation>
+        <translation>选择文件</translation>
     </message>
     <message>
         <source>&amp;Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>续训(&amp;R)</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>Code-usage term</source>
-        <translation type="unfinished"></translation>
+        <translation>码字使用项</translation>
     </message>
     <message>
         <source>Stage-B step</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段 B 步数</translation>
     </message>
     <message>
         <source>Code usage</source>
-        <translation type="unfinished"></translation>
+        <translation>码字使用</translation>
     </message>
     <message>
         <source>Resuming from the Stage-A cache…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在从阶段 A 缓存续训…</translation>
     </message>
     <message>
         <source>Training…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在训练…</translation>
     </message>
     <message>
         <source>Training a codebook</source>
-        <translation type="unfinished"></translation>
+        <translation>正在训练码本</translation>
     </message>
     <message>
         <source>Finished: %1 (%2 codewords × %3, epoch %4 selected; %5 of %6 videos sketched, %7 failed).</source>
-        <translation type="unfinished"></translation>
+        <translation>完成：%1（%2 个码字 × %3，选用第 %4 轮；已概要 %5 / %6 个视频，%7 个失败）。</translation>
     </message>
     <message>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消…</translation>
     </message>
     <message>
         <source>%1 left</source>
-        <translation type="unfinished"></translation>
+        <translation>剩余 %1</translation>
     </message>
 </context>
 <context>
     <name>once::studio::UsageDecileChart</name>
     <message>
         <source>Code usage by equal-count deciles</source>
-        <translation type="unfinished"></translation>
+        <translation>按等数量十分位统计的码字使用</translation>
     </message>
     <message>
         <source>This video</source>
-        <translation type="unfinished"></translation>
+        <translation>此视频</translation>
     </message>
     <message>
         <source>This video, leading fifth</source>
-        <translation type="unfinished"></translation>
+        <translation>此视频，前五分之一</translation>
     </message>
     <message>
         <source>Codebook corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>码本语料</translation>
     </message>
     <message>
         <source>Uniform (10 %)</source>
-        <translation type="unfinished"></translation>
+        <translation>均匀（10 %）</translation>
     </message>
     <message>
         <source>Codeword decile (most used first)</source>
-        <translation type="unfinished"></translation>
+        <translation>码字十分位（使用最多者在前）</translation>
     </message>
     <message>
         <source>Share of assignments (%)</source>
-        <translation type="unfinished"></translation>
+        <translation>分配占比（%）</translation>
     </message>
     <message>
         <source>No assignment yet: open a video and a codebook.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无分配结果：请打开视频和码本。</translation>
     </message>
     <message>
         <source>The codebook file records no corpus usage; only this video is shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>码本文件未记录语料使用情况；仅显示此视频。</translation>
     </message>
 </context>
 <context>
     <name>once::studio::VideoPlayerPanel</name>
     <message>
         <source>Play or pause (Space)</source>
-        <translation type="unfinished"></translation>
+        <translation>播放或暂停（空格）</translation>
     </message>
     <message>
         <source>Play</source>
-        <translation type="unfinished"></translation>
+        <translation>播放</translation>
     </message>
     <message>
         <source>Mute</source>
-        <translation type="unfinished"></translation>
+        <translation>静音</translation>
     </message>
     <message>
         <source>Playback position</source>
-        <translation type="unfinished"></translation>
+        <translation>播放位置</translation>
     </message>
     <message>
         <source>No video to play.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可播放的视频。</translation>
     </message>
     <message>
         <source>Playback is not available: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法播放：%1</translation>
     </message>
     <message>
         <source>%1 cannot be played here (a frame folder or a feature file).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 无法在此播放（帧文件夹或特征文件）。</translation>
     </message>
 </context>
 </TS>

@@ -6,38 +6,59 @@
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 
 #include "app_settings.h"
 #include "main_window.h"
 #include "session/studio_session.h"
 #include "studio_application.h"
 
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    once::studio::initStudioApplication(app);
+namespace {
+// --help and --version print and exit: answer them without a display (a QApplication needs
+// one), so they work over ssh and in package checks.
+bool textOnly(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        for (const char* flag : {"-h", "--help", "--help-all", "-v", "--version"}) {
+            if (std::strcmp(argv[i], flag) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+}  // namespace
 
+int main(int argc, char** argv) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QApplication::translate("main",
-                                "ONCE Studio: video-token compression with a global "
-                                "codebook"));
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "main", "ONCE Studio: video-token compression with a global codebook"));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption demo(QStringLiteral("demo"),
-                                  QApplication::translate("main", "Load the embedded demo."));
+                                  QCoreApplication::translate("main", "Load the embedded demo."));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
-        QApplication::translate("main", "Load the demo, save the window to FILE and quit."),
+        QCoreApplication::translate("main", "Load the demo, save the window to FILE and quit."),
         QStringLiteral("FILE"));
     const QCommandLineOption language(
         QStringLiteral("lang"),
-        QApplication::translate("main", "Interface language for this run (en, zh_CN)."),
+        QCoreApplication::translate("main", "Interface language for this run (en, zh_CN)."),
         QStringLiteral("LANG"));
     parser.addOptions({demo, screenshot, language});
     parser.addPositionalArgument(
         QStringLiteral("files"),
-        QApplication::translate("main", "Videos, feature files, codebooks or model folders."),
+        QCoreApplication::translate("main", "Videos, feature files, codebooks or model folders."),
         QStringLiteral("[FILE…]"));
+
+    if (textOnly(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("ONCE Studio"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(ONCE_VERSION));
+        parser.process(core);  // prints and exits
+        return 0;
+    }
+    QApplication app(argc, argv);
+    once::studio::initStudioApplication(app);
     parser.process(app);
 
     once::studio::installTranslators(app, parser.isSet(language)
