@@ -215,7 +215,10 @@ void MainWindow::createMenus() {
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* prefs = edit->addAction(tr("&Preferences…"), this, &MainWindow::showSettings);
-    prefs->setShortcut(QKeySequence::Preferences);
+    // The platform's key where it defines one (KDE, macOS); Ctrl+, elsewhere.
+    prefs->setShortcuts(QKeySequence::keyBindings(QKeySequence::Preferences).isEmpty()
+                            ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::Key_Comma)}
+                            : QKeySequence::keyBindings(QKeySequence::Preferences));
     prefs->setMenuRole(QAction::PreferencesRole);
 
     viewMenu_ = menuBar()->addMenu(tr("&View"));
