@@ -60,6 +60,9 @@ class TestBadFiles : public QObject {
   private slots:
     void initTestCase() {
         initStudioApplication(*qApp);
+        // Own settings per test program: ctest may run them in parallel.
+        QCoreApplication::setApplicationName(QStringLiteral("ONCE Studio ") +
+                                             QString::fromLatin1(QTest::currentAppName()));
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
         window_ = new MainWindow;

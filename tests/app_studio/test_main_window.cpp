@@ -48,6 +48,9 @@ class TestMainWindow : public QObject {
   private slots:
     void initTestCase() {
         initStudioApplication(*qApp);
+        // Own settings per test program: ctest may run them in parallel.
+        QCoreApplication::setApplicationName(QStringLiteral("ONCE Studio ") +
+                                             QString::fromLatin1(QTest::currentAppName()));
         QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
         QSettings().clear();
         if (!DemoAssets::locate().hasVideo()) {

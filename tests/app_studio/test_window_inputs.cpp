@@ -26,6 +26,9 @@ class TestWindowInputs : public QObject {
   private slots:
     void initTestCase() {
         initStudioApplication(*qApp);
+        // Own settings per test program: ctest may run them in parallel.
+        QCoreApplication::setApplicationName(QStringLiteral("ONCE Studio ") +
+                                             QString::fromLatin1(QTest::currentAppName()));
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
     }
