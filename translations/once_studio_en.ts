@@ -830,10 +830,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>The codebook was unloaded because it does not fit the new features: %1</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Cannot open codebook</source>
         <translation></translation>
     </message>

@@ -830,10 +830,6 @@
         <translation>无法打开特征文件</translation>
     </message>
     <message>
-        <source>The codebook was unloaded because it does not fit the new features: %1</source>
-        <translation>码本已卸载，因为它与新特征不匹配：%1</translation>
-    </message>
-    <message>
         <source>Cannot open codebook</source>
         <translation>无法打开码本</translation>
     </message>

@@ -75,8 +75,9 @@ class TestTranslations : public QObject {
     void initTestCase() {
         initStudioApplication(*qApp);
         // Own settings per test program: ctest may run them in parallel.
-        QCoreApplication::setApplicationName(QStringLiteral("ONCE Studio ") +
-                                             QString::fromLatin1(QTest::currentAppName()));
+        QCoreApplication::setApplicationName(
+            QStringLiteral("ONCE Studio ") +
+            QFileInfo(QString::fromLocal8Bit(QTest::currentAppName())).fileName());
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
     }

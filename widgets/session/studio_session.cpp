@@ -5,18 +5,14 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <cstdio>
-#include <random>
 
 #include "codebook/codebook.h"
-#include "features/feature_file.h"
 #include "io/safetensors.h"
 #include "models/visual_encoder.h"
-#include "pipeline/session.h"
 #include "session/demo_assets.h"
+#include "session/load_steps.h"
 #include "tasks/background_task.h"
 #include "util/error.h"
-#include "video/video_reader.h"
 
 namespace once::studio {
 namespace {
@@ -25,96 +21,6 @@ namespace {
 constexpr std::int64_t kFallbackCodebookSize = 256;
 /// The demo opens at a budget where groups are large enough to see on the frames.
 constexpr std::int64_t kDemoBudget = 64;
-
-once::EncoderOptions encoderOptions(const PipelineSettings& s, const QString& modelDir) {
-    once::EncoderOptions o;
-    o.modelDir = modelDir.toStdString();
-    o.device = s.device == QLatin1String("auto") ? "cpu" : s.device.toStdString();
-    o.dtype = s.dtype.toStdString();
-    o.poolStride = s.poolStride;
-    o.threads = s.threads;
-    return o;
-}
-
-once::AssignOptions assignOptions(const PipelineSettings& s) {
-    once::AssignOptions o;
-    o.device = s.device.toStdString();
-    return o;
-}
-
-// The encoder for `settings`, reusing `cached` when it was built for the same settings.
-std::shared_ptr<once::VisualEncoder> encoderFor(std::shared_ptr<once::VisualEncoder> cached,
-                                                bool cacheMatches, const PipelineSettings& s,
-                                                const QString& modelDir) {
-    if (cached && cacheMatches) {
-        return cached;
-    }
-    return once::makeVisualEncoder(s.backbone.toStdString(), encoderOptions(s, modelDir));
-}
-
-VideoData decodeAndEncode(const QString& path, const PipelineSettings& s,
-                          once::VisualEncoder& encoder, once::Progress& progress) {
-    const auto rule = once::SamplingRule::parse(s.sampling.toStdString());
-    const once::SampledFrames frames = once::readFrames(path.toStdString(), rule, &progress);
-    progress.throwIfCancelled();
-    const once::EncodedVideo encoded = encoder.encode(frames.rgb, &progress);
-    VideoData v;
-    v.source = path;
-    v.features = encoded.features;
-    v.frameTimes = frames.times;
-    v.gridH = encoded.gridH;
-    v.gridW = encoded.gridW;
-    if (v.gridH * v.gridW != v.patchesPerFrame()) {
-        guessGrid(v.patchesPerFrame(), v.gridH, v.gridW);
-    }
-    v.backbone = encoder.backbone();
-    v.featureSource = encoder.featureSource();
-    v.layoutTokens =
-        encoded.layoutTokens.defined() ? static_cast<int>(encoded.layoutTokens.size(0)) : 0;
-    attachFrames(v, frames.rgb);
-    return v;
-}
-
-// A codebook of `k` rows sampled (seeded, without replacement) from the video's own features:
-// the demo's stand-in when the trained demo codebook is not installed.
-std::shared_ptr<const once::Codebook> codebookFromFeatures(const VideoData& v, std::int64_t k) {
-    const at::Tensor flat = v.features.reshape({-1, v.dim()}).to(at::kFloat);
-    const std::int64_t n = flat.size(0);
-    k = std::min(k, n);
-    std::vector<std::int64_t> order(n);
-    for (std::int64_t i = 0; i < n; ++i) {
-        order[i] = i;
-    }
-    std::mt19937_64 rng(42);
-    for (std::int64_t i = 0; i < k; ++i) {  // partial Fisher–Yates: portable and seeded
-        std::uniform_int_distribution<std::int64_t> pick(i, n - 1);
-        std::swap(order[i], order[pick(rng)]);
-    }
-    const at::Tensor rows =
-        at::from_blob(order.data(), {k}, at::TensorOptions().dtype(at::kLong)).clone();
-    return std::make_shared<once::Codebook>(
-        once::Codebook::fromTensor(flat.index_select(0, rows).contiguous(), v.backbone,
-                                   v.featureSource, "sampled from the demo video"));
-}
-
-struct AssignOutcome {
-    std::shared_ptr<const once::Assignment> assignment;
-    std::shared_ptr<const once::CompressionResult> result;
-};
-
-AssignOutcome assignAndCompress(const VideoData& v, const once::Codebook& codebook,
-                                const PipelineSettings& s, once::CompressOptions options,
-                                once::Progress& progress) {
-    AssignOutcome out;
-    auto assignment = std::make_shared<once::Assignment>(
-        once::assignTokens(v.features, codebook, assignOptions(s), &progress));
-    progress.throwIfCancelled();
-    options.budget = std::clamp<std::int64_t>(options.budget, 1, codebook.size());
-    out.result = std::make_shared<once::CompressionResult>(
-        once::compressAssigned(v.features, *assignment, codebook, options));
-    out.assignment = std::move(assignment);
-    return out;
-}
 
 }  // namespace
 
@@ -293,30 +199,12 @@ void StudioSession::startVideo(const QString& path) {
         [=, this](once::Progress& progress) -> std::function<void()> {
             auto encoder = encoderFor(cached, cacheMatches, s, modelDir);
             auto video = std::make_shared<VideoData>(decodeAndEncode(path, s, *encoder, progress));
-            AssignOutcome outcome;
-            QString unloaded;
-            if (codebook) {
-                try {
-                    codebook->checkCompatible(video->dim(), video->backbone, path.toStdString());
-                    outcome = assignAndCompress(*video, *codebook, s, options, progress);
-                } catch (const once::OnceError& e) {
-                    unloaded = QString::fromStdString(e.what());
-                }
-            }
+            const auto outcome = assignIfCompatible(*video, codebook.get(), s, options, progress);
             return [=, this] {
                 encoder_ = encoder;
                 encoderSettings_ = s;
                 encoderModelDir_ = modelDir;
-                video_ = std::move(*video);
-                if (!unloaded.isEmpty()) {
-                    codebook_.reset();
-                    emit codebookChanged();
-                    emit notice(tr("The codebook was unloaded because it does not fit the "
-                                   "new video: %1")
-                                    .arg(unloaded));
-                }
-                emit videoChanged();
-                installAssignment(outcome.assignment, outcome.result);
+                installVideo(std::move(*video), outcome);
             };
         });
 }
@@ -327,65 +215,23 @@ void StudioSession::startFeatureFile(const QString& path) {
     const auto options = options_;
     runLoad(tr("Opening %1").arg(QFileInfo(path).fileName()), tr("Cannot open feature file"),
             [=, this](once::Progress& progress) -> std::function<void()> {
-                const once::FeatureFile file = once::FeatureFile::load(path.toStdString());
-                auto video = std::make_shared<VideoData>();
-                video->source = path;
-                video->fromFeatureFile = true;
-                video->features = file.features;
-                video->backbone = file.backbone;
-                video->featureSource = file.featureSource;
-                const at::Tensor times = file.frameTimes.to(at::kDouble).contiguous();
-                video->frameTimes.assign(times.data_ptr<double>(),
-                                         times.data_ptr<double>() + times.numel());
-                int h = 0, w = 0;
-                if (std::sscanf(file.grid.c_str(), "%dx%d", &h, &w) == 2 &&
-                    h * w == video->patchesPerFrame()) {
-                    video->gridH = h;
-                    video->gridW = w;
-                } else {
-                    guessGrid(video->patchesPerFrame(), video->gridH, video->gridW);
-                }
-                // The frames, when the source video is still where the file says: the overlay
-                // then draws on the picture instead of a neutral background.
-                const QString sourceVideo =
-                    QFileInfo(path).dir().filePath(QString::fromStdString(file.source));
-                if (!file.source.empty() && QFileInfo(sourceVideo).isFile()) {
-                    try {
-                        const auto rule = once::SamplingRule::parse(
-                            file.sampling.empty() ? s.sampling.toStdString() : file.sampling);
-                        const auto frames =
-                            once::readFrames(sourceVideo.toStdString(), rule, &progress);
-                        if (frames.rgb.size(0) == video->numFrames()) {
-                            attachFrames(*video, frames.rgb);
-                        }
-                    } catch (const once::OnceError&) {
-                        // Features alone are enough: draw on a neutral background.
-                    }
-                }
-                AssignOutcome outcome;
-                QString unloaded;
-                if (codebook) {
-                    try {
-                        codebook->checkCompatible(video->dim(), video->backbone,
-                                                  path.toStdString());
-                        outcome = assignAndCompress(*video, *codebook, s, options, progress);
-                    } catch (const once::OnceError& e) {
-                        unloaded = QString::fromStdString(e.what());
-                    }
-                }
-                return [=, this] {
-                    video_ = std::move(*video);
-                    if (!unloaded.isEmpty()) {
-                        codebook_.reset();
-                        emit codebookChanged();
-                        emit notice(tr("The codebook was unloaded because it does not fit the "
-                                       "new features: %1")
-                                        .arg(unloaded));
-                    }
-                    emit videoChanged();
-                    installAssignment(outcome.assignment, outcome.result);
-                };
+                auto video = std::make_shared<VideoData>(loadFeatureVideo(path, s, progress));
+                const auto outcome =
+                    assignIfCompatible(*video, codebook.get(), s, options, progress);
+                return [=, this] { installVideo(std::move(*video), outcome); };
             });
+}
+
+void StudioSession::installVideo(VideoData video, const AssignOutcome& outcome) {
+    video_ = std::move(video);
+    if (!outcome.unloaded.isEmpty()) {
+        codebook_.reset();
+        emit codebookChanged();
+        emit notice(tr("The codebook was unloaded because it does not fit the new video: %1")
+                        .arg(outcome.unloaded));
+    }
+    emit videoChanged();
+    installAssignment(outcome.assignment, outcome.result);
 }
 
 void StudioSession::startCodebook(const QString& path) {

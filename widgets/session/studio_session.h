@@ -26,6 +26,7 @@ class VisualEncoder;
 namespace once::studio {
 
 class BackgroundTask;
+struct AssignOutcome;
 
 class StudioSession : public QObject {
     Q_OBJECT
@@ -113,6 +114,7 @@ class StudioSession : public QObject {
     void startCodebook(const QString& path);
     void startModelFolder(const QString& path);
     void startDemo();
+    void installVideo(VideoData video, const AssignOutcome& outcome);
     void installAssignment(std::shared_ptr<const once::Assignment> assignment,
                            std::shared_ptr<const once::CompressionResult> result);
     void startAssignment();
