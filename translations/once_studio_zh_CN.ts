@@ -102,14 +102,14 @@
         <translation>每个预算取 3 次运行的中位数。FLOPs 除视觉令牌外还计入 %1 个布局令牌和 %2 个提示令牌。</translation>
     </message>
     <message>
-        <source>No model loaded: FLOPs use %1&apos;s dimensions, and prefill and end-to-end times are not measured.</source>
+        <source>No model loaded: FLOPs use %1's dimensions, and prefill and end-to-end times are not measured.</source>
         <translation>未加载模型：FLOPs 按 %1 的维度计算，不测量预填充和端到端时间。</translation>
     </message>
 </context>
 <context>
     <name>once::studio::BudgetPanel</name>
     <message>
-        <source>Full (the paper&apos;s rule)</source>
+        <source>Full (the paper's rule)</source>
         <translation>完整（论文中的规则）</translation>
     </message>
     <message>
@@ -212,7 +212,7 @@
         <translation>导出数据(&amp;D)…</translation>
     </message>
     <message>
-        <source>Save the chart&apos;s data as CSV</source>
+        <source>Save the chart's data as CSV</source>
         <translation>将图表数据保存为 CSV</translation>
     </message>
     <message>
@@ -846,7 +846,7 @@
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
+        <source>%1: not a video, feature file, codebook or model folder (unknown file type "%2").</source>
         <translation>%1：不是视频、特征文件、码本或模型文件夹（未知文件类型“%2”）。</translation>
     </message>
     <message>
@@ -862,7 +862,7 @@
         <translation>正在加载演示</translation>
     </message>
     <message>
-        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
+        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video's own features.</source>
         <translation>未安装演示码本（demo_codebook.safetensors）：改用从演示视频自身特征中采样的 %1 个码字。</translation>
     </message>
     <message>
@@ -881,6 +881,10 @@
         <source>Measuring the budget sweep</source>
         <translation>正在测量预算扫描</translation>
     </message>
+    <message>
+        <source>Videos opened from now on are encoded by the model folder's LLaVA-OneVision encoder (Preferences ▸ Backbone).</source>
+        <translation>此后打开的视频将由模型文件夹中的 LLaVA-OneVision 编码器编码（首选项 ▸ 骨干网络）。</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::TaskRadarChart</name>
@@ -893,7 +897,7 @@
         <translation>打开评测结果(&amp;O)…</translation>
     </message>
     <message>
-        <source>No evaluation results loaded. Open a CSV (task,method,accuracy) or the evaluation harness&apos;s JSON to compare methods task by task.</source>
+        <source>No evaluation results loaded. Open a CSV (task,method,accuracy) or the evaluation harness's JSON to compare methods task by task.</source>
         <translation>未加载评测结果。打开 CSV（task,method,accuracy）或评测工具输出的 JSON，可逐任务比较各方法。</translation>
     </message>
     <message>
@@ -1079,7 +1083,7 @@
         <translation>恢复默认值(&amp;D)</translation>
     </message>
     <message>
-        <source>The paper&apos;s settings (LLaVA-OneVision column of its configuration table)</source>
+        <source>The paper's settings (LLaVA-OneVision column of its configuration table)</source>
         <translation>论文中的设置（其配置表中的 LLaVA-OneVision 一列）</translation>
     </message>
 </context>

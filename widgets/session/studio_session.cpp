@@ -263,6 +263,18 @@ void StudioSession::startModelFolder(const QString& path) {
                 auto model = std::make_shared<ModelFolder>(ModelFolder::inspect(path));
                 return [=, this] {
                     model_ = *model;
+                    // A LLaVA-OneVision folder brings its own encoder: later videos use it (the
+                    // weight-free demo encoder's features would not fit the model's codebooks).
+                    const auto names = once::visualEncoderNames();
+                    if (settings_.backbone == QLatin1String("demo") &&
+                        model->modelType.startsWith(QLatin1String("llava")) &&
+                        std::find(names.begin(), names.end(), "llava-onevision") != names.end()) {
+                        settings_.backbone = QStringLiteral("llava-onevision");
+                        emit notice(
+                            tr("Videos opened from now on are encoded by the model "
+                               "folder's LLaVA-OneVision encoder (Preferences ▸ "
+                               "Backbone)."));
+                    }
                     emit modelChanged();
                 };
             });
