@@ -103,7 +103,9 @@ bool ArgParser::has(const std::string& name) const {
     return false;
 }
 
-bool ArgParser::flagSet(const std::string& name) const { return values_.count(name) > 0; }
+bool ArgParser::flagSet(const std::string& name) const {
+    return values_.count(name) > 0;
+}
 
 std::string ArgParser::get(const std::string& name) const {
     auto it = values_.find(name);

@@ -12,12 +12,12 @@ namespace once::cli {
 
 /// Wrong usage: printed with the command's help, exit code 2.
 class UsageError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 class ArgParser {
-public:
+  public:
     ArgParser(std::string command, std::string summary);
 
     /// --name VALUE (with optional short alias such as "-o"). Empty default = no default.
@@ -47,7 +47,7 @@ public:
     std::string help() const;
     const std::string& command() const noexcept { return command_; }
 
-private:
+  private:
     struct Spec {
         std::string name, valueName, help, shortAlias;
         std::optional<std::string> defaultValue;

@@ -60,16 +60,15 @@ int run(const ArgParser& a) {
     if (a.flagSet("json")) {
         std::cout << compressionSummaryJson(r) << "\n";
     } else {
-        std::cout << "compressed " << r.numTokens << " tokens to " << r.numOutputs
-                  << " (budget " << r.budget << ", " << variantName(r.variant) << ", coverage "
-                  << r.coverage * 100 << "%) in " << r.seconds.total() * 1000 << " ms -> " << out
-                  << "\n";
+        std::cout << "compressed " << r.numTokens << " tokens to " << r.numOutputs << " (budget "
+                  << r.budget << ", " << variantName(r.variant) << ", coverage " << r.coverage * 100
+                  << "%) in " << r.seconds.total() * 1000 << " ms -> " << out << "\n";
     }
     return 0;
 }
 
-const CommandRegistrar reg{{"compress", "compress a feature file with a codebook (ONCE)", declare,
-                            run}};
+const CommandRegistrar reg{
+    {"compress", "compress a feature file with a codebook (ONCE)", declare, run}};
 
 }  // namespace
 }  // namespace once::cli

@@ -52,8 +52,8 @@ int run(const ArgParser& a) {
     return j["valid"].get<bool>() ? 0 : 1;
 }
 
-const CommandRegistrar reg{{"info", "show the tensors and metadata of a file and validate it",
-                            declare, run}};
+const CommandRegistrar reg{
+    {"info", "show the tensors and metadata of a file and validate it", declare, run}};
 
 }  // namespace
 }  // namespace once::cli

@@ -13,9 +13,13 @@ std::vector<Command>& registry() {
 }
 }  // namespace
 
-const std::vector<Command>& commands() { return registry(); }
+const std::vector<Command>& commands() {
+    return registry();
+}
 
-CommandRegistrar::CommandRegistrar(Command c) { registry().push_back(std::move(c)); }
+CommandRegistrar::CommandRegistrar(Command c) {
+    registry().push_back(std::move(c));
+}
 
 CancelToken& interruptToken() {
     static CancelToken token;

@@ -8,7 +8,9 @@
 
 namespace {
 
-void onSignal(int) { once::cli::interruptToken().cancel(); }
+void onSignal(int) {
+    once::cli::interruptToken().cancel();
+}
 
 void printUsage() {
     std::cout << "usage: once <command> [options]   (once <command> --help for details)\n\n"

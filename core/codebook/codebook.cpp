@@ -22,7 +22,9 @@ std::string lowerExtension(const std::string& path) {
     return ext;
 }
 
-std::string dtypeLabel(const at::Tensor& t) { return std::string(c10::toString(t.scalar_type())); }
+std::string dtypeLabel(const at::Tensor& t) {
+    return std::string(c10::toString(t.scalar_type()));
+}
 
 // Picks the codebook tensor among several: the requested key, else "codebook", else the only
 // 2-D floating tensor.

@@ -13,7 +13,7 @@
 namespace once {
 
 class AssignBackend {
-public:
+  public:
     virtual ~AssignBackend() = default;
     virtual std::string name() const = 0;
     /// True when this backend can run here (a GPU backend checks for a device).

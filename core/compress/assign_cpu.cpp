@@ -53,7 +53,7 @@ inline void scanRow(const float* row, std::int64_t k, int l, std::int32_t* ids, 
 }
 
 class CpuAssignBackend final : public AssignBackend {
-public:
+  public:
     std::string name() const override { return "cpu"; }
     bool available() const override { return true; }
 

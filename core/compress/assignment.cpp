@@ -15,9 +15,9 @@ at::Tensor flattenFeatures(const at::Tensor& features, std::int64_t codebookDim,
                            const std::string& source) {
     if (!features.defined() || (features.dim() != 2 && features.dim() != 3)) {
         fail("features must be [T, P, D] or [N, D]", source, "features", "2-D or 3-D",
-             features.defined() ? std::to_string(features.dim()) + "-D " +
-                                      shapeString(features.sizes())
-                                : "nothing");
+             features.defined()
+                 ? std::to_string(features.dim()) + "-D " + shapeString(features.sizes())
+                 : "nothing");
     }
     if (!at::isFloatingType(features.scalar_type())) {
         fail("features are not floating point", source, "features", "F32, F16 or BF16",
@@ -44,7 +44,8 @@ Assignment assignTokens(const at::Tensor& features, const Codebook& codebook,
              std::to_string(options.topL));
     }
     if (!at::isfinite(x).all().item<bool>()) {
-        const auto bad = at::nonzero(at::isfinite(x).all(1).logical_not())[0][0].item<std::int64_t>();
+        const auto bad =
+            at::nonzero(at::isfinite(x).all(1).logical_not())[0][0].item<std::int64_t>();
         fail("features hold NaN or Inf", {}, "features token " + std::to_string(bad),
              "finite values", "NaN/Inf");
     }

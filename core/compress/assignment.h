@@ -24,8 +24,8 @@ struct Assignment {
     at::Tensor topScores;
     /// [K] int64: n_k, number of tokens whose k̂ᵢ = k.
     at::Tensor counts;
-    double seconds = 0;       ///< wall time of the assignment
-    std::string backend;      ///< "cpu", "cuda", …
+    double seconds = 0;   ///< wall time of the assignment
+    std::string backend;  ///< "cpu", "cuda", …
     std::int64_t listSize() const { return topIds.defined() ? topIds.size(1) : 0; }
 };
 

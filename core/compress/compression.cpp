@@ -16,7 +16,9 @@ namespace once {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 const std::vector<std::pair<Variant, std::string>>& variantTable() {
     static const std::vector<std::pair<Variant, std::string>> t = {
@@ -147,7 +149,8 @@ Grouping groupTokens(const at::Tensor& x, const Assignment& a, const Codebook& c
             }
         }
         // Residuals are now to each token's new group codeword.
-        at::Tensor codeOfToken = toTensor(g.codeword).index_select(0, toTensor(g.tokens.groupOfToken));
+        at::Tensor codeOfToken =
+            toTensor(g.codeword).index_select(0, toTensor(g.tokens.groupOfToken));
         at::Tensor cos = rowCosine(x, cn.index_select(0, codeOfToken));
         std::copy(cos.data_ptr<float>(), cos.data_ptr<float>() + n, g.tokens.cosine.begin());
     }
@@ -198,8 +201,8 @@ CompressionResult compressAssigned(const at::Tensor& features, const Assignment&
     at::Tensor x = flattenFeatures(features, codebook.dim());
     if (x.size(0) != assignment.numTokens || assignment.codebookSize != codebook.size()) {
         fail("features or codebook differ from those of the cached assignment", {}, "assignment",
-             std::to_string(assignment.numTokens) + " tokens, K = " +
-                 std::to_string(assignment.codebookSize),
+             std::to_string(assignment.numTokens) +
+                 " tokens, K = " + std::to_string(assignment.codebookSize),
              std::to_string(x.size(0)) + " tokens, K = " + std::to_string(codebook.size()));
     }
     if (!x.device().is_cpu()) {

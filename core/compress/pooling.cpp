@@ -42,8 +42,7 @@ void poolGroups(const at::Tensor& x, const std::vector<std::int64_t>& group, std
 
 at::Tensor rowCosine(const at::Tensor& a, const at::Tensor& b) {
     at::Tensor af = a.to(at::kFloat), bf = b.to(at::kFloat);
-    return (af * bf).sum(1) /
-           (af.norm(2, 1).clamp_min(1e-12) * bf.norm(2, 1).clamp_min(1e-12));
+    return (af * bf).sum(1) / (af.norm(2, 1).clamp_min(1e-12) * bf.norm(2, 1).clamp_min(1e-12));
 }
 
 }  // namespace once

@@ -58,7 +58,8 @@ void reassignTokens(const at::Tensor& x, const at::Tensor& cn, const Assignment&
                 for (std::int64_t c = 1; c < s; ++c) {
                     // Ties go to the lower codeword index, whatever the selection order.
                     if (row[c] > row[best] ||
-                        (row[c] == row[best] && selected[std::size_t(c)] < selected[std::size_t(best)])) {
+                        (row[c] == row[best] &&
+                         selected[std::size_t(c)] < selected[std::size_t(best)])) {
                         best = c;
                     }
                 }

@@ -9,7 +9,7 @@
 namespace once {
 
 class SplitMix64 {
-public:
+  public:
     explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
     std::uint64_t next() {
         std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
@@ -20,7 +20,7 @@ public:
     /// Uniform integer in [0, n) (n >= 1); the modulo bias is below 2^-40 for n < 2^24.
     std::uint64_t below(std::uint64_t n) { return next() % n; }
 
-private:
+  private:
     std::uint64_t state_;
 };
 

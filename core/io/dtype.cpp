@@ -6,9 +6,16 @@
 namespace once {
 namespace {
 constexpr std::array<std::pair<DType, std::string_view>, 10> kNames = {{
-    {DType::F64, "F64"}, {DType::F32, "F32"}, {DType::F16, "F16"}, {DType::BF16, "BF16"},
-    {DType::I64, "I64"}, {DType::I32, "I32"}, {DType::I16, "I16"}, {DType::I8, "I8"},
-    {DType::U8, "U8"}, {DType::Bool, "BOOL"},
+    {DType::F64, "F64"},
+    {DType::F32, "F32"},
+    {DType::F16, "F16"},
+    {DType::BF16, "BF16"},
+    {DType::I64, "I64"},
+    {DType::I32, "I32"},
+    {DType::I16, "I16"},
+    {DType::I8, "I8"},
+    {DType::U8, "U8"},
+    {DType::Bool, "BOOL"},
 }};
 }  // namespace
 

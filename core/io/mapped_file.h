@@ -8,7 +8,7 @@
 namespace once {
 
 class MappedFile {
-public:
+  public:
     /// Maps `path` read-only. Throws OnceError naming the file when it cannot be opened/mapped.
     static std::shared_ptr<const MappedFile> open(const std::string& path);
     ~MappedFile();
@@ -19,7 +19,7 @@ public:
     std::size_t size() const noexcept { return size_; }
     const std::string& path() const noexcept { return path_; }
 
-private:
+  private:
     MappedFile() = default;
     std::string path_;
     const std::uint8_t* data_ = nullptr;

@@ -76,8 +76,7 @@ TensorEntry parseEntry(const std::string& name, const json& e, const std::string
     for (const json& d : shape) {
         std::uint64_t dim = toU64(d, source, name + ".shape");
         if (dim > cap || (dim != 0 && count > cap / dim)) {
-            fail("shape overflows", source, name + ".shape", "a product below 2^62",
-                 shape.dump());
+            fail("shape overflows", source, name + ".shape", "a product below 2^62", shape.dump());
         }
         t.shape.push_back(std::int64_t(dim));
         count *= dim;
@@ -114,11 +113,10 @@ std::int64_t TensorEntry::numel() const {
     return n;
 }
 
-SafetensorsHeader parseSafetensors(std::span<const std::uint8_t> bytes,
-                                   const std::string& source) {
+SafetensorsHeader parseSafetensors(std::span<const std::uint8_t> bytes, const std::string& source) {
     if (bytes.size() < 8) {
-        fail("file too short for a safetensors header", source, "header length",
-             "at least 8 bytes", std::to_string(bytes.size()) + " bytes");
+        fail("file too short for a safetensors header", source, "header length", "at least 8 bytes",
+             std::to_string(bytes.size()) + " bytes");
     }
     const std::uint64_t n = readU64le(bytes.data());
     if (n > kMaxSafetensorsHeader) {
@@ -227,8 +225,7 @@ std::string SafetensorsFile::meta(const std::string& key, const std::string& fal
 void SafetensorsWriter::add(const std::string& name, DType dtype, std::vector<std::int64_t> shape,
                             const void* data, std::size_t bytes) {
     if (name.empty() || name == "__metadata__") {
-        fail("invalid tensor name", {}, "name", "a non-empty name other than __metadata__",
-             name);
+        fail("invalid tensor name", {}, "name", "a non-empty name other than __metadata__", name);
     }
     for (const Item& it : items_) {
         if (it.name == name) {

@@ -44,14 +44,12 @@ SafetensorsHeader parseSafetensors(std::span<const std::uint8_t> bytes, const st
 
 /// A mapped, validated safetensors file. Tensor bytes point into the mapping.
 class SafetensorsFile {
-public:
+  public:
     static SafetensorsFile open(const std::string& path);
 
     const std::string& path() const noexcept { return path_; }
     const std::vector<TensorEntry>& tensors() const noexcept { return header_.tensors; }
-    const std::map<std::string, std::string>& metadata() const noexcept {
-        return header_.metadata;
-    }
+    const std::map<std::string, std::string>& metadata() const noexcept { return header_.metadata; }
     bool contains(const std::string& name) const;
     /// Throws OnceError naming the file and the tensor when absent.
     const TensorEntry& entry(const std::string& name) const;
@@ -61,7 +59,7 @@ public:
     /// Metadata value or `fallback`.
     std::string meta(const std::string& key, const std::string& fallback = {}) const;
 
-private:
+  private:
     std::string path_;
     std::shared_ptr<const MappedFile> file_;
     SafetensorsHeader header_;
@@ -69,7 +67,7 @@ private:
 
 /// Builds a safetensors file in memory and writes it atomically (temporary file + rename).
 class SafetensorsWriter {
-public:
+  public:
     /// Copies `data` (must be shape × element size bytes). Tensor names must be unique.
     void add(const std::string& name, DType dtype, std::vector<std::int64_t> shape,
              const void* data, std::size_t bytes);
@@ -78,7 +76,7 @@ public:
     std::vector<std::uint8_t> serialize() const;
     void write(const std::string& path) const;
 
-private:
+  private:
     struct Item {
         std::string name;
         DType dtype;

@@ -9,33 +9,54 @@ namespace once {
 
 c10::ScalarType toScalarType(DType t) {
     switch (t) {
-        case DType::F64: return at::kDouble;
-        case DType::F32: return at::kFloat;
-        case DType::F16: return at::kHalf;
-        case DType::BF16: return at::kBFloat16;
-        case DType::I64: return at::kLong;
-        case DType::I32: return at::kInt;
-        case DType::I16: return at::kShort;
-        case DType::I8: return at::kChar;
-        case DType::U8: return at::kByte;
-        case DType::Bool: return at::kBool;
+        case DType::F64:
+            return at::kDouble;
+        case DType::F32:
+            return at::kFloat;
+        case DType::F16:
+            return at::kHalf;
+        case DType::BF16:
+            return at::kBFloat16;
+        case DType::I64:
+            return at::kLong;
+        case DType::I32:
+            return at::kInt;
+        case DType::I16:
+            return at::kShort;
+        case DType::I8:
+            return at::kChar;
+        case DType::U8:
+            return at::kByte;
+        case DType::Bool:
+            return at::kBool;
     }
     return at::kFloat;
 }
 
 DType fromScalarType(c10::ScalarType t) {
     switch (t) {
-        case at::kDouble: return DType::F64;
-        case at::kFloat: return DType::F32;
-        case at::kHalf: return DType::F16;
-        case at::kBFloat16: return DType::BF16;
-        case at::kLong: return DType::I64;
-        case at::kInt: return DType::I32;
-        case at::kShort: return DType::I16;
-        case at::kChar: return DType::I8;
-        case at::kByte: return DType::U8;
-        case at::kBool: return DType::Bool;
-        default: break;
+        case at::kDouble:
+            return DType::F64;
+        case at::kFloat:
+            return DType::F32;
+        case at::kHalf:
+            return DType::F16;
+        case at::kBFloat16:
+            return DType::BF16;
+        case at::kLong:
+            return DType::I64;
+        case at::kInt:
+            return DType::I32;
+        case at::kShort:
+            return DType::I16;
+        case at::kChar:
+            return DType::I8;
+        case at::kByte:
+            return DType::U8;
+        case at::kBool:
+            return DType::Bool;
+        default:
+            break;
     }
     fail("tensor type cannot be stored", {}, "dtype", "a safetensors dtype",
          std::string(c10::toString(t)));
@@ -53,7 +74,8 @@ at::Tensor loadTensor(const SafetensorsFile& file, const std::string& name) {
     }
     if (reinterpret_cast<std::uintptr_t>(ptr) % align == 0) {
         auto keep = file.mapping();
-        return at::from_blob(ptr, e.shape, [keep](void*) {}, options);
+        return at::from_blob(
+            ptr, e.shape, [keep](void*) {}, options);
     }
     auto t = at::empty(e.shape, options);
     std::memcpy(t.data_ptr(), ptr, bytes.size());

@@ -15,8 +15,8 @@ void flatten(const c10::IValue& v, const std::string& prefix,
         out[prefix.empty() ? "tensor" : prefix] = v.toTensor();
     } else if (v.isGenericDict()) {
         for (const auto& kv : v.toGenericDict()) {
-            std::string key = kv.key().isString() ? kv.key().toStringRef()
-                                                  : std::to_string(out.size());
+            std::string key =
+                kv.key().isString() ? kv.key().toStringRef() : std::to_string(out.size());
             flatten(kv.value(), prefix.empty() ? key : prefix + "." + key, out);
         }
     }

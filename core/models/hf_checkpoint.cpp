@@ -23,7 +23,8 @@ HfCheckpoint HfCheckpoint::open(const std::string& folder) {
         fail("model folder has no config.json", folder, "config.json", "present", "missing");
     }
     try {
-        ck.config_ = std::make_shared<nlohmann::json>(nlohmann::json::parse(readWholeFile(configPath)));
+        ck.config_ =
+            std::make_shared<nlohmann::json>(nlohmann::json::parse(readWholeFile(configPath)));
     } catch (const nlohmann::json::exception& e) {
         fail(std::string("config.json is not valid JSON: ") + e.what(), configPath);
     }
@@ -68,9 +69,13 @@ HfCheckpoint HfCheckpoint::open(const std::string& folder) {
     return ck;
 }
 
-const nlohmann::json& HfCheckpoint::config() const { return *config_; }
+const nlohmann::json& HfCheckpoint::config() const {
+    return *config_;
+}
 
-bool HfCheckpoint::has(const std::string& tensor) const { return shardOf_.count(tensor) > 0; }
+bool HfCheckpoint::has(const std::string& tensor) const {
+    return shardOf_.count(tensor) > 0;
+}
 
 at::Tensor HfCheckpoint::get(const std::string& tensor) const {
     auto it = shardOf_.find(tensor);
@@ -80,7 +85,8 @@ at::Tensor HfCheckpoint::get(const std::string& tensor) const {
     return loadTensor(*shards_[it->second], tensor);
 }
 
-at::Tensor HfCheckpoint::get(const std::string& tensor, const std::vector<std::int64_t>& shape) const {
+at::Tensor HfCheckpoint::get(const std::string& tensor,
+                             const std::vector<std::int64_t>& shape) const {
     at::Tensor t = get(tensor);
     if (t.sizes().vec() != shape) {
         fail("weight has the wrong shape", folder_, tensor, shapeString(shape),

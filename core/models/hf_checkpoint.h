@@ -4,8 +4,8 @@
 #include <ATen/core/Tensor.h>
 
 #include <map>
-#include <nlohmann/json_fwd.hpp>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -14,7 +14,7 @@ namespace once {
 class SafetensorsFile;
 
 class HfCheckpoint {
-public:
+  public:
     /// Opens `folder`: reads config.json and indexes every tensor of every shard.
     /// Throws OnceError naming the folder/file when config or weights are missing or malformed.
     static HfCheckpoint open(const std::string& folder);
@@ -34,7 +34,7 @@ public:
     std::string firstPresent(const std::vector<std::string>& names) const;
     std::vector<std::string> names() const;
 
-private:
+  private:
     std::string folder_;
     std::shared_ptr<nlohmann::json> config_;
     std::vector<std::shared_ptr<SafetensorsFile>> shards_;

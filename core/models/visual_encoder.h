@@ -13,21 +13,22 @@
 namespace once {
 
 struct EncoderOptions {
-    std::string modelDir;          ///< Hugging Face folder (unused by "demo")
-    std::string device = "cpu";    ///< "cpu" or "cuda"
-    std::string dtype = "float32"; ///< "float32", "float16", "bfloat16"
-    int poolStride = 1;            ///< 1: all 27×27 patches (the paper); 2: bilinear 14×14
-    int threads = 0;               ///< 0: library default
+    std::string modelDir;           ///< Hugging Face folder (unused by "demo")
+    std::string device = "cpu";     ///< "cpu" or "cuda"
+    std::string dtype = "float32";  ///< "float32", "float16", "bfloat16"
+    int poolStride = 1;             ///< 1: all 27×27 patches (the paper); 2: bilinear 14×14
+    int threads = 0;                ///< 0: library default
 };
 
 struct EncodedVideo {
     at::Tensor features;      ///< [T, P, D] content tokens, frame-major
-    at::Tensor layoutTokens;  ///< [n, D] special/layout tokens kept apart (e.g. image_newline); may be [0, D]
-    int gridH = 0, gridW = 0; ///< P = gridH × gridW
+    at::Tensor layoutTokens;  ///< [n, D] special/layout tokens kept apart (e.g. image_newline); may
+                              ///< be [0, D]
+    int gridH = 0, gridW = 0;  ///< P = gridH × gridW
 };
 
 class VisualEncoder {
-public:
+  public:
     virtual ~VisualEncoder() = default;
     virtual std::string backbone() const = 0;       ///< name written into feature files
     virtual std::string featureSource() const = 0;  ///< e.g. "projected patch grid"
@@ -36,8 +37,7 @@ public:
     virtual EncodedVideo encode(const at::Tensor& frames, Progress* progress = nullptr) = 0;
 };
 
-using VisualEncoderFactory =
-    std::function<std::unique_ptr<VisualEncoder>(const EncoderOptions&)>;
+using VisualEncoderFactory = std::function<std::unique_ptr<VisualEncoder>(const EncoderOptions&)>;
 
 void registerVisualEncoder(const std::string& backbone, VisualEncoderFactory factory);
 /// Throws OnceError listing the known backbones when `backbone` is unknown.

@@ -8,7 +8,7 @@
 namespace once {
 
 class AtomicFile {
-public:
+  public:
     explicit AtomicFile(std::string path);
     ~AtomicFile();  ///< removes the temporary file unless commit() succeeded
     AtomicFile(const AtomicFile&) = delete;
@@ -19,7 +19,7 @@ public:
     void commit();
     const std::string& path() const noexcept { return path_; }
 
-private:
+  private:
     std::string path_;
     std::string tmpPath_;
     int fd_ = -1;

@@ -21,8 +21,7 @@ std::string compose(const std::string& message, const OnceError::Where& w) {
 
 }  // namespace
 
-OnceError::OnceError(const std::string& message)
-    : std::runtime_error(message), brief_(message) {}
+OnceError::OnceError(const std::string& message) : std::runtime_error(message), brief_(message) {}
 
 OnceError::OnceError(const std::string& message, Where where)
     : std::runtime_error(compose(message, where)), brief_(message), where_(std::move(where)) {}

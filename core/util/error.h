@@ -8,7 +8,7 @@
 namespace once {
 
 class OnceError : public std::runtime_error {
-public:
+  public:
     struct Where {
         std::string file;      ///< file (or source) the problem is in; may be empty
         std::string field;     ///< field, tensor or option name; may be empty
@@ -23,14 +23,14 @@ public:
     /// The message without the location details (what() holds the full text).
     const std::string& brief() const noexcept { return brief_; }
 
-private:
+  private:
     std::string brief_;
     Where where_;
 };
 
 /// Thrown by long operations when their CancelToken was triggered. Not an error for the user.
 class Cancelled : public std::runtime_error {
-public:
+  public:
     Cancelled() : std::runtime_error("cancelled") {}
 };
 

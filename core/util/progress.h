@@ -12,7 +12,7 @@ namespace once {
 /// A cancel flag shared between the thread that asks (UI, signal handler) and the worker.
 /// Copies share the same flag. Thread-safe; cancel() is async-signal-safe.
 class CancelToken {
-public:
+  public:
     CancelToken() : flag_(std::make_shared<std::atomic<bool>>(false)) {}
     void cancel() const noexcept { flag_->store(true, std::memory_order_relaxed); }
     bool cancelled() const noexcept { return flag_->load(std::memory_order_relaxed); }
@@ -20,7 +20,7 @@ public:
     void throwIfCancelled() const;
     std::atomic<bool>* raw() const noexcept { return flag_.get(); }
 
-private:
+  private:
     std::shared_ptr<std::atomic<bool>> flag_;
 };
 
@@ -39,7 +39,7 @@ struct ProgressEvent {
 /// What long operations take: a sink for events plus the cancel token. Cheap to copy.
 /// The sink is called on the worker thread; adapters forward it to where it is drawn.
 class Progress {
-public:
+  public:
     using Sink = std::function<void(const ProgressEvent&)>;
 
     Progress() = default;
@@ -54,7 +54,7 @@ public:
     /// Report progress inside the current stage; also checks for cancellation (throws Cancelled).
     void update(double done, const std::string& detail = {});
 
-private:
+  private:
     Sink sink_;
     CancelToken token_;
     std::shared_ptr<struct ProgressState> state_;

@@ -9,7 +9,7 @@
 namespace once {
 
 class Sha256 {
-public:
+  public:
     Sha256();
     void update(const void* data, std::size_t size);
     /// Finishes the hash; the object must not be updated afterwards.
@@ -20,7 +20,7 @@ public:
     static std::string hex(const void* data, std::size_t size);
     static std::string hexOfFile(const std::string& path);
 
-private:
+  private:
     void block(const std::uint8_t* p);
     std::array<std::uint32_t, 8> h_;
     std::array<std::uint8_t, 64> buf_{};

@@ -36,7 +36,7 @@ class TestCliCompress : public QObject {
     Q_OBJECT
     std::string dir_, features_, codebook_;
 
-private slots:
+  private slots:
     void initTestCase() {
         dir_ = test::tempDir();
         at::manual_seed(3);
@@ -69,13 +69,20 @@ private slots:
     void badInputsFailCleanly_data() {
         QTest::addColumn<QString>("what");
         QTest::addColumn<QString>("needle");
-        QTest::newRow("malformed features") << "malformed" << "header";
-        QTest::newRow("dimension mismatch") << "dim" << "dimension";
-        QTest::newRow("NaN codebook") << "nan" << "NaN";
-        QTest::newRow("budget 0") << "budget" << "budget";
-        QTest::newRow("features not 3-D") << "rank" << "features";
-        QTest::newRow("missing file") << "missing" << "nothing.safetensors";
-        QTest::newRow("backbone mismatch") << "backbone" << "backbone";
+        QTest::newRow("malformed features") << "malformed"
+                                            << "header";
+        QTest::newRow("dimension mismatch") << "dim"
+                                            << "dimension";
+        QTest::newRow("NaN codebook") << "nan"
+                                      << "NaN";
+        QTest::newRow("budget 0") << "budget"
+                                  << "budget";
+        QTest::newRow("features not 3-D") << "rank"
+                                          << "features";
+        QTest::newRow("missing file") << "missing"
+                                      << "nothing.safetensors";
+        QTest::newRow("backbone mismatch") << "backbone"
+                                           << "backbone";
     }
     void badInputsFailCleanly() {
         QFETCH(QString, what);

@@ -17,7 +17,7 @@ class TestCodebook : public QObject {
     std::string dir_;
     at::Tensor expected_;
 
-private slots:
+  private slots:
     void initTestCase() {
         dir_ = test::tempDir();
         auto r = test::runPython("write_codebook_imports.py", {QString::fromStdString(dir_)});
@@ -81,18 +81,18 @@ private slots:
             w.write(dir_ + "/" + name);
             return dir_ + "/" + name;
         };
-        QVERIFY_THROWS_EXCEPTION(OnceError,
-                                 Codebook::load(writeWith("sha.safetensors",
-                                                          {{"tensor_sha256", "00"}}, expected_)));
+        QVERIFY_THROWS_EXCEPTION(
+            OnceError,
+            Codebook::load(writeWith("sha.safetensors", {{"tensor_sha256", "00"}}, expected_)));
         QVERIFY_THROWS_EXCEPTION(
             OnceError, Codebook::load(writeWith("dim.safetensors", {{"dim", "7"}}, expected_)));
         QVERIFY_THROWS_EXCEPTION(
             OnceError,
             Codebook::load(writeWith("fmt.safetensors", {{"format", "other/2"}}, expected_)));
-        QVERIFY_THROWS_EXCEPTION(OnceError,
-                                 Codebook::load(writeWith("rank.safetensors", {}, at::zeros({10}))));
         QVERIFY_THROWS_EXCEPTION(
-            OnceError, Codebook::load(writeWith("int.safetensors", {}, at::zeros({4, 4}, at::kInt))));
+            OnceError, Codebook::load(writeWith("rank.safetensors", {}, at::zeros({10}))));
+        QVERIFY_THROWS_EXCEPTION(OnceError, Codebook::load(writeWith("int.safetensors", {},
+                                                                     at::zeros({4, 4}, at::kInt))));
         QVERIFY_THROWS_EXCEPTION(OnceError, Codebook::load(dir_ + "/cb.raw"));
         QVERIFY_THROWS_EXCEPTION(OnceError, Codebook::load(dir_ + "/absent.npy"));
         std::ofstream(dir_ + "/junk.pt") << "not a zip";

@@ -32,7 +32,7 @@ void checkPartition(const CompressionResult& r) {
 
 class TestOnceEdgeCases : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() { at::manual_seed(1); }
 
     void singleFrame() {
@@ -139,8 +139,8 @@ private slots:
         // mean far better than the codeword does, as in the paper's mechanism table.
         at::Tensor centres = at::randn({6, 8});
         at::Tensor labels = at::randint(0, 6, {100});
-        at::Tensor x = (centres.index_select(0, labels) + 0.05 * at::randn({100, 8}))
-                           .reshape({4, 25, 8});
+        at::Tensor x =
+            (centres.index_select(0, labels) + 0.05 * at::randn({100, 8})).reshape({4, 25, 8});
         at::Tensor c = at::randn({20, 8});
         auto mean = run(x, c, 6);
         QVERIFY(at::allclose(mean.outputCosine, at::ones_like(mean.outputCosine), 1e-5, 1e-5));

@@ -15,7 +15,7 @@ using namespace once;
 
 class TestOnceParity : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void matchesReference_data() {
         QTest::addColumn<QString>("dtype");
         QTest::addColumn<int>("rounds");

@@ -36,11 +36,11 @@ std::string writeBytes(const std::vector<std::uint8_t>& bytes, const std::string
 
 class TestSafetensors : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void roundTripAllDtypes() {
         SafetensorsWriter w;
-        std::vector<at::ScalarType> types = {at::kFloat, at::kHalf,  at::kBFloat16,
-                                             at::kLong,  at::kInt,   at::kByte,
+        std::vector<at::ScalarType> types = {at::kFloat,  at::kHalf, at::kBFloat16,
+                                             at::kLong,   at::kInt,  at::kByte,
                                              at::kDouble, at::kBool, at::kChar};
         std::vector<at::Tensor> originals;
         for (std::size_t i = 0; i < types.size(); ++i) {
