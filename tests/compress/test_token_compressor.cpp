@@ -1,0 +1,95 @@
+// The compressor registry and ONCE behind the TokenCompressor interface: the interface gives the
+// same groups and tokens as the direct call, a prepared video serves many budgets, and bad
+// method names, parameters and call orders are clear errors.
+#include <ATen/ATen.h>
+
+#include <QtTest>
+
+#include "codebook/codebook.h"
+#include "compress/token_compressor.h"
+#include "util/error.h"
+
+using namespace once;
+
+class TestTokenCompressor : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { at::manual_seed(3); }
+
+    void onceIsRegistered() {
+        bool found = false;
+        for (const auto& info : compressorInfos()) {
+            found |= info.method == "once";
+            QVERIFY(!info.summary.empty());
+        }
+        QVERIFY(found);
+        QVERIFY(compressorInfo("once").needsCodebook);
+    }
+
+    void onceMatchesDirectCallForEveryBudget() {
+        at::Tensor x = at::randn({4, 30, 16});
+        Codebook cb = Codebook::fromTensor(at::randn({40, 16}));
+        CompressorSpec spec;
+        spec.codebook = &cb;
+        spec.params = {{"variant", "full"}};
+        auto c = makeCompressor(spec);
+        c->prepare(VideoTokens(x));
+        for (std::int64_t b : {1, 3, 10, 40, 100}) {
+            CompressOptions o;
+            o.budget = b;
+            CompressionResult direct = compressOnce(x, cb, o);
+            CompressionResult viaInterface = c->compress(b);
+            QVERIFY(at::equal(direct.codewordIds, viaInterface.codewordIds));
+            QVERIFY(at::equal(direct.groupOfToken, viaInterface.groupOfToken));
+            QVERIFY(at::allclose(direct.tokens, viaInterface.tokens));
+            QVERIFY(viaInterface.numOutputs <= b);
+        }
+    }
+
+    void variantParameterIsHonoured() {
+        at::Tensor x = at::randn({2, 25, 8});
+        Codebook cb = Codebook::fromTensor(at::randn({30, 8}));
+        auto c = makeCompressor({"once", {{"variant", "no-reassign"}}, &cb, {}});
+        c->prepare(VideoTokens(x));
+        CompressionResult r = c->compress(2);
+        QCOMPARE(r.variant, Variant::NoReassign);
+        QVERIFY(r.coverage < 1.0);
+        QVERIFY((r.groupOfToken < 0).any().item<bool>());
+    }
+
+    void finishResultFillsSharedFields() {
+        at::Tensor x = at::randn({6, 4});
+        CompressionResult r;
+        r.groupOfToken = at::tensor({0, 0, 1, -1, 1, 1}, at::kLong);
+        r.tokens = at::stack({x.slice(0, 0, 2).mean(0), x.index_select(0, at::tensor({2, 4, 5}))
+                                                             .mean(0)});
+        finishResult(r, x, 5);
+        QCOMPARE(r.numOutputs, std::int64_t(2));
+        QCOMPARE(r.numTokens, std::int64_t(6));
+        QVERIFY(at::equal(r.groupSizes, at::tensor({2, 3}, at::kLong)));
+        QVERIFY(std::abs(r.coverage - 5.0 / 6.0) < 1e-12);
+        QVERIFY(at::allclose(r.outputCosine, at::ones({2})));
+        QVERIFY(at::equal(r.codewordIds, at::full({2}, -1, at::kLong)));
+    }
+
+    void badRequestsAreClearErrors() {
+        Codebook cb = Codebook::fromTensor(at::randn({4, 8}));
+        QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"no-such-method", {}, &cb, {}}));
+        QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"once", {{"bogus", "1"}}, &cb, {}}));
+        QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"once", {}, nullptr, {}}));
+        QVERIFY_THROWS_EXCEPTION(OnceError,
+                                 makeCompressor({"once", {{"rounds", "two"}}, &cb, {}}));
+        QVERIFY_THROWS_EXCEPTION(OnceError,
+                                 makeCompressor({"once", {{"variant", "nope"}}, &cb, {}}));
+        auto c = makeCompressor({"once", {}, &cb, {}});
+        QVERIFY_THROWS_EXCEPTION(OnceError, c->compress(4));
+        try {
+            makeCompressor({"once", {{"bogus", "1"}}, &cb, {}});
+        } catch (const OnceError& e) {
+            QVERIFY(std::string(e.what()).find("rounds") != std::string::npos);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTokenCompressor)
+#include "test_token_compressor.moc"
