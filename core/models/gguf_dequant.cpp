@@ -1,0 +1,315 @@
+#include "models/gguf_dequant.h"
+
+#include <ATen/ATen.h>
+#include <c10/util/Half.h>
+
+#include <cstring>
+
+#include "util/error.h"
+
+namespace once {
+namespace {
+
+// Every block layout below is ggml's (ggml-common.h block_q*, ggml-quants.c dequantize_row_*),
+// including the order of float operations: d * q + m, (d * scale) * q, (d * sc) * q - dmin * m.
+// Scalar loops keep that order exact; the build targets baseline x86-64 (no FMA contraction),
+// so the values equal gguf-py's numpy de-quantisation bit for bit.
+
+float f16(const std::uint8_t* p) {
+    std::uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    return static_cast<float>(c10::Half(bits, c10::Half::from_bits()));
+}
+
+float bf16(const std::uint8_t* p) {
+    std::uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    const std::uint32_t wide = std::uint32_t(bits) << 16;
+    float f;
+    std::memcpy(&f, &wide, 4);
+    return f;
+}
+
+constexpr std::int64_t QK = 32, QK_K = 256;
+
+void q4_0(const std::uint8_t* b, float* y) {  // {f16 d; u8 qs[16]}
+    const float d = f16(b);
+    const std::uint8_t* qs = b + 2;
+    for (int j = 0; j < QK / 2; ++j) {
+        y[j] = float((qs[j] & 0x0F) - 8) * d;
+        y[j + QK / 2] = float((qs[j] >> 4) - 8) * d;
+    }
+}
+
+void q4_1(const std::uint8_t* b, float* y) {  // {f16 d; f16 m; u8 qs[16]}
+    const float d = f16(b), m = f16(b + 2);
+    const std::uint8_t* qs = b + 4;
+    for (int j = 0; j < QK / 2; ++j) {
+        y[j] = float(qs[j] & 0x0F) * d + m;
+        y[j + QK / 2] = float(qs[j] >> 4) * d + m;
+    }
+}
+
+void q5_0(const std::uint8_t* b, float* y) {  // {f16 d; u8 qh[4]; u8 qs[16]}
+    const float d = f16(b);
+    std::uint32_t qh;
+    std::memcpy(&qh, b + 2, 4);
+    const std::uint8_t* qs = b + 6;
+    for (int j = 0; j < QK / 2; ++j) {
+        const std::uint8_t h0 = std::uint8_t(((qh >> j) << 4) & 0x10);
+        const std::uint8_t h1 = std::uint8_t((qh >> (j + 12)) & 0x10);
+        y[j] = float(((qs[j] & 0x0F) | h0) - 16) * d;
+        y[j + QK / 2] = float(((qs[j] >> 4) | h1) - 16) * d;
+    }
+}
+
+void q5_1(const std::uint8_t* b, float* y) {  // {f16 d; f16 m; u8 qh[4]; u8 qs[16]}
+    const float d = f16(b), m = f16(b + 2);
+    std::uint32_t qh;
+    std::memcpy(&qh, b + 4, 4);
+    const std::uint8_t* qs = b + 8;
+    for (int j = 0; j < QK / 2; ++j) {
+        const std::uint8_t h0 = std::uint8_t(((qh >> j) << 4) & 0x10);
+        const std::uint8_t h1 = std::uint8_t((qh >> (j + 12)) & 0x10);
+        y[j] = float((qs[j] & 0x0F) | h0) * d + m;
+        y[j + QK / 2] = float((qs[j] >> 4) | h1) * d + m;
+    }
+}
+
+void q8_0(const std::uint8_t* b, float* y) {  // {f16 d; i8 qs[32]}
+    const float d = f16(b);
+    for (int j = 0; j < QK; ++j) {
+        y[j] = float(static_cast<std::int8_t>(b[2 + j])) * d;
+    }
+}
+
+// The 6-bit scale and min of sub-block j of a Q4_K/Q5_K super-block (ggml get_scale_min_k4).
+void scaleMinK4(int j, const std::uint8_t* q, std::uint8_t& sc, std::uint8_t& m) {
+    if (j < 4) {
+        sc = q[j] & 63;
+        m = q[j + 4] & 63;
+    } else {
+        sc = std::uint8_t((q[j + 4] & 0x0F) | ((q[j - 4] >> 6) << 4));
+        m = std::uint8_t((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
+    }
+}
+
+void q4_k(const std::uint8_t* b, float* y) {  // {f16 d; f16 dmin; u8 scales[12]; u8 qs[128]}
+    const float d = f16(b), dmin = f16(b + 2);
+    const std::uint8_t* scales = b + 4;
+    const std::uint8_t* q = b + 16;
+    int is = 0;
+    for (int j = 0; j < QK_K; j += 64) {
+        std::uint8_t sc, m;
+        scaleMinK4(is, scales, sc, m);
+        const float d1 = d * float(sc), m1 = dmin * float(m);
+        scaleMinK4(is + 1, scales, sc, m);
+        const float d2 = d * float(sc), m2 = dmin * float(m);
+        for (int l = 0; l < 32; ++l) {
+            *y++ = d1 * float(q[l] & 0x0F) - m1;
+        }
+        for (int l = 0; l < 32; ++l) {
+            *y++ = d2 * float(q[l] >> 4) - m2;
+        }
+        q += 32;
+        is += 2;
+    }
+}
+
+// {f16 d; f16 dmin; u8 scales[12]; u8 qh[32]; u8 qs[128]}
+void q5_k(const std::uint8_t* b, float* y) {
+    const float d = f16(b), dmin = f16(b + 2);
+    const std::uint8_t* scales = b + 4;
+    const std::uint8_t* qh = b + 16;
+    const std::uint8_t* ql = b + 48;
+    int is = 0;
+    std::uint8_t u1 = 1, u2 = 2;
+    for (int j = 0; j < QK_K; j += 64) {
+        std::uint8_t sc, m;
+        scaleMinK4(is, scales, sc, m);
+        const float d1 = d * float(sc), m1 = dmin * float(m);
+        scaleMinK4(is + 1, scales, sc, m);
+        const float d2 = d * float(sc), m2 = dmin * float(m);
+        for (int l = 0; l < 32; ++l) {
+            *y++ = d1 * float((ql[l] & 0x0F) + (qh[l] & u1 ? 16 : 0)) - m1;
+        }
+        for (int l = 0; l < 32; ++l) {
+            *y++ = d2 * float((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+        }
+        ql += 32;
+        is += 2;
+        u1 = std::uint8_t(u1 << 2);
+        u2 = std::uint8_t(u2 << 2);
+    }
+}
+
+void q6_k(const std::uint8_t* b, float* y) {  // {u8 ql[128]; u8 qh[64]; i8 scales[16]; f16 d}
+    const float d = f16(b + 208);
+    const std::uint8_t* ql = b;
+    const std::uint8_t* qh = b + 128;
+    const auto* sc = reinterpret_cast<const std::int8_t*>(b + 192);
+    for (int n = 0; n < QK_K; n += 128) {
+        for (int l = 0; l < 32; ++l) {
+            const int is = l / 16;
+            const int q1 = int((ql[l] & 0x0F) | (((qh[l] >> 0) & 3) << 4)) - 32;
+            const int q2 = int((ql[l + 32] & 0x0F) | (((qh[l] >> 2) & 3) << 4)) - 32;
+            const int q3 = int((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32;
+            const int q4 = int((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
+            y[l] = d * float(sc[is + 0]) * float(q1);
+            y[l + 32] = d * float(sc[is + 2]) * float(q2);
+            y[l + 64] = d * float(sc[is + 4]) * float(q3);
+            y[l + 96] = d * float(sc[is + 6]) * float(q4);
+        }
+        y += 128;
+        ql += 64;
+        qh += 32;
+        sc += 8;
+    }
+}
+
+using BlockFn = void (*)(const std::uint8_t*, float*);
+
+BlockFn blockFunction(GgmlType t) {
+    switch (t) {
+        case GgmlType::Q4_0:
+            return q4_0;
+        case GgmlType::Q4_1:
+            return q4_1;
+        case GgmlType::Q5_0:
+            return q5_0;
+        case GgmlType::Q5_1:
+            return q5_1;
+        case GgmlType::Q8_0:
+            return q8_0;
+        case GgmlType::Q4_K:
+            return q4_k;
+        case GgmlType::Q5_K:
+            return q5_k;
+        case GgmlType::Q6_K:
+            return q6_k;
+        default:
+            return nullptr;
+    }
+}
+
+}  // namespace
+
+std::optional<GgmlTypeTraits> ggmlTypeTraits(std::uint32_t type) {
+    // Sizes of every type gguf-py knows, so a header using one validates even when this build
+    // cannot de-quantise it (the error then names the type, not a corrupt file).
+    switch (type) {
+        case 0:
+            return GgmlTypeTraits{"F32", 1, 4, true};
+        case 1:
+            return GgmlTypeTraits{"F16", 1, 2, true};
+        case 2:
+            return GgmlTypeTraits{"Q4_0", 32, 18, true};
+        case 3:
+            return GgmlTypeTraits{"Q4_1", 32, 20, true};
+        case 6:
+            return GgmlTypeTraits{"Q5_0", 32, 22, true};
+        case 7:
+            return GgmlTypeTraits{"Q5_1", 32, 24, true};
+        case 8:
+            return GgmlTypeTraits{"Q8_0", 32, 34, true};
+        case 9:
+            return GgmlTypeTraits{"Q8_1", 32, 40, false};
+        case 10:
+            return GgmlTypeTraits{"Q2_K", 256, 84, false};
+        case 11:
+            return GgmlTypeTraits{"Q3_K", 256, 110, false};
+        case 12:
+            return GgmlTypeTraits{"Q4_K", 256, 144, true};
+        case 13:
+            return GgmlTypeTraits{"Q5_K", 256, 176, true};
+        case 14:
+            return GgmlTypeTraits{"Q6_K", 256, 210, true};
+        case 15:
+            return GgmlTypeTraits{"Q8_K", 256, 292, false};
+        case 16:
+            return GgmlTypeTraits{"IQ2_XXS", 256, 66, false};
+        case 17:
+            return GgmlTypeTraits{"IQ2_XS", 256, 74, false};
+        case 18:
+            return GgmlTypeTraits{"IQ3_XXS", 256, 98, false};
+        case 19:
+            return GgmlTypeTraits{"IQ1_S", 256, 50, false};
+        case 20:
+            return GgmlTypeTraits{"IQ4_NL", 32, 18, false};
+        case 21:
+            return GgmlTypeTraits{"IQ3_S", 256, 110, false};
+        case 22:
+            return GgmlTypeTraits{"IQ2_S", 256, 82, false};
+        case 23:
+            return GgmlTypeTraits{"IQ4_XS", 256, 136, false};
+        case 24:
+            return GgmlTypeTraits{"I8", 1, 1, false};
+        case 25:
+            return GgmlTypeTraits{"I16", 1, 2, false};
+        case 26:
+            return GgmlTypeTraits{"I32", 1, 4, false};
+        case 27:
+            return GgmlTypeTraits{"I64", 1, 8, false};
+        case 28:
+            return GgmlTypeTraits{"F64", 1, 8, false};
+        case 29:
+            return GgmlTypeTraits{"IQ1_M", 256, 56, false};
+        case 30:
+            return GgmlTypeTraits{"BF16", 1, 2, true};
+        case 34:
+            return GgmlTypeTraits{"TQ1_0", 256, 54, false};
+        case 35:
+            return GgmlTypeTraits{"TQ2_0", 256, 66, false};
+        case 39:
+            return GgmlTypeTraits{"MXFP4", 32, 17, false};
+        default:
+            return std::nullopt;
+    }
+}
+
+std::string ggmlTypeName(std::uint32_t type) {
+    auto t = ggmlTypeTraits(type);
+    return t ? std::string(t->name) : "type " + std::to_string(type);
+}
+
+at::Tensor dequantizeGgml(std::uint32_t type, const std::uint8_t* data, std::int64_t numel,
+                          const std::string& file, const std::string& tensor) {
+    auto traits = ggmlTypeTraits(type);
+    if (!traits || !traits->dequantizable) {
+        fail("this tensor type cannot be de-quantised", file, tensor,
+             "F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q4_K, Q5_K or Q6_K",
+             ggmlTypeName(type));
+    }
+    if (numel % traits->blockElements != 0) {
+        fail("the tensor does not hold whole blocks", file, tensor,
+             "a multiple of " + std::to_string(traits->blockElements) + " values",
+             std::to_string(numel));
+    }
+    at::Tensor out = at::empty({numel}, at::kFloat);
+    float* y = out.data_ptr<float>();
+    const auto t = static_cast<GgmlType>(type);
+    if (t == GgmlType::F32) {
+        std::memcpy(y, data, std::size_t(numel) * 4);
+    } else if (t == GgmlType::F16) {
+        for (std::int64_t i = 0; i < numel; ++i) {
+            y[i] = f16(data + 2 * i);
+        }
+    } else if (t == GgmlType::BF16) {
+        for (std::int64_t i = 0; i < numel; ++i) {
+            y[i] = bf16(data + 2 * i);
+        }
+    } else {
+        const BlockFn fn = blockFunction(t);
+        const std::int64_t blocks = numel / traits->blockElements;
+        // Blocks are independent; large embeddings (tens of millions of values) split over
+        // LibTorch's intra-op threads.
+        at::parallel_for(0, blocks, 1024, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) {
+                fn(data + i * traits->blockBytes, y + i * traits->blockElements);
+            }
+        });
+    }
+    return out;
+}
+
+}  // namespace once
