@@ -1,10 +1,13 @@
-// once compress: ONCE on one feature file with one codebook.
+// once compress: one feature file through ONCE (with a codebook) or any registered peer method
+// (core/compress/baselines), via the TokenCompressor registry.
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "cli/command.h"
 #include "codebook/codebook.h"
-#include "compress/compression.h"
 #include "compress/result_file.h"
+#include "compress/token_compressor.h"
 #include "features/feature_file.h"
 #include "util/error.h"
 
@@ -12,63 +15,102 @@ namespace once::cli {
 namespace {
 
 void declare(ArgParser& p) {
-    std::string variants;
+    std::string variants, methods;
     for (const auto& v : variantNames()) {
         variants += (variants.empty() ? "" : "|") + v;
     }
+    for (const auto& info : compressorInfos()) {
+        methods += (methods.empty() ? "" : "|") + info.method;
+    }
     p.option("features", "FILE", "feature file (once encode output) with features [T, P, D]")
-        .option("codebook", "FILE", "codebook (.safetensors, .npy or .pt)")
+        .option("method", methods, "compression method (ONCE or a peer baseline)",
+                std::string("once"))
+        .option("param", "KEY=VALUE", "method parameter, repeatable (see docs/baselines.md)")
+        .option("codebook", "FILE", "codebook (.safetensors, .npy or .pt); needed by once")
         .option("key", "NAME", "tensor name of the codebook inside a .pt/.safetensors file", "")
         .option("budget", "B", "at most B output tokens", std::string("512"), "-B")
-        .option("variant", variants, "compression rule (ablations of the paper)",
+        .option("variant", variants, "ONCE rule variant (ablations of the paper)",
                 std::string("full"))
-        .option("seed", "S", "seed of the random variants", std::string("42"))
-        .option("rounds", "Q", "selection rounds (1 = the paper's rule)", std::string("1"))
+        .option("seed", "S", "seed of the random variants and methods", std::string("42"))
+        .option("rounds", "Q", "ONCE selection rounds (1 = the paper's rule)", std::string("1"))
         .option("top-l", "L", "codeword list length kept per token", std::string("8"))
         .option("device", "cpu|cuda|auto", "where the assignment runs", std::string("auto"))
         .option("output", "FILE", "compression result (.safetensors)", std::nullopt, "-o")
         .flag("json", "print a one-object JSON summary on stdout");
 }
 
+CompressorParams parseParams(const std::vector<std::string>& items) {
+    CompressorParams params;
+    for (const auto& item : items) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            throw UsageError("--param takes KEY=VALUE, got '" + item + "'");
+        }
+        params[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+    return params;
+}
+
 int run(const ArgParser& a) {
     const std::string featurePath = a.get("features");
-    const std::string codebookPath = a.get("codebook");
     const std::string out = a.get("output");
-    CompressOptions o;
-    o.budget = a.getInt("budget");
-    o.variant = parseVariant(a.get("variant"));
-    o.seed = std::uint64_t(a.getInt("seed"));
-    o.rounds = int(a.getInt("rounds"));
-    if (o.budget < 1) {
-        fail("budget must be at least 1", {}, "--budget", ">= 1", std::to_string(o.budget));
+    const std::int64_t budget = a.getInt("budget");
+    if (budget < 1) {
+        fail("budget must be at least 1", {}, "--budget", ">= 1", std::to_string(budget));
     }
-    AssignOptions ao;
-    ao.topL = int(a.getInt("top-l"));
-    ao.device = a.get("device");
+    CompressorSpec spec;
+    spec.method = a.get("method");
+    spec.params = parseParams(a.has("param") ? a.getAll("param") : std::vector<std::string>{});
+    const CompressorInfo& info = compressorInfo(spec.method);  // unknown method: clear error
+    if (info.method == "once") {
+        // The ONCE-specific options are parameters of the registered method.
+        spec.params.emplace("variant", a.get("variant"));
+        spec.params.emplace("rounds", a.get("rounds"));
+    }
+    spec.assign.topL = int(a.getInt("top-l"));
+    spec.assign.device = a.get("device");
 
     FeatureFile features = FeatureFile::load(featurePath);
-    CodebookLoadOptions lo;
-    lo.key = a.get("key");
-    Codebook codebook = Codebook::load(codebookPath, lo);
-    codebook.checkCompatible(features.features.size(-1), features.backbone, featurePath);
+    std::optional<Codebook> codebook;
+    if (info.needsCodebook || a.has("codebook")) {
+        if (!a.has("codebook")) {
+            throw UsageError("--method " + spec.method + " needs --codebook");
+        }
+        CodebookLoadOptions lo;
+        lo.key = a.get("key");
+        codebook = Codebook::load(a.get("codebook"), lo);
+        codebook->checkCompatible(features.features.size(-1), features.backbone, featurePath);
+        spec.codebook = &*codebook;
+    }
+    std::unique_ptr<TokenCompressor> compressor = makeCompressor(spec);
 
+    VideoTokens video(features.features);
+    if (const auto x = features.grid.find('x'); x != std::string::npos) {
+        video.gridH = std::stoi(features.grid.substr(0, x));
+        video.gridW = std::stoi(features.grid.substr(x + 1));
+    }
     Progress progress = terminalProgress(a.flagSet("json"));
-    Assignment assignment = assignTokens(features.features, codebook, ao, &progress);
-    CompressionResult r = compressAssigned(features.features, assignment, codebook, o);
-    r.seconds.assign = assignment.seconds;
-    saveCompressionResult(r, out, codebook.sha256(), featurePath);
+    compressor->prepare(video, &progress);
+    CompressionResult r = compressor->compress(budget, std::uint64_t(a.getInt("seed")));
+    r.method = compressor->method();
+    saveCompressionResult(r, out, codebook ? codebook->sha256() : std::string(), featurePath);
     if (a.flagSet("json")) {
         std::cout << compressionSummaryJson(r) << "\n";
     } else {
+        std::string rule = r.method;
+        if (r.method == "once") {
+            rule.append(" ").append(variantName(r.variant));
+        }
         std::cout << "compressed " << r.numTokens << " tokens to " << r.numOutputs << " (budget "
-                  << r.budget << ", " << variantName(r.variant) << ", coverage " << r.coverage * 100
-                  << "%) in " << r.seconds.total() * 1000 << " ms -> " << out << "\n";
+                  << r.budget << ", " << rule << ", coverage " << r.coverage * 100 << "%) in "
+                  << r.seconds.total() * 1000 << " ms -> " << out << "\n";
     }
     return 0;
 }
 
-const CommandRegistrar reg{
-    {"compress", "compress a feature file with a codebook (ONCE)", declare, run}};
+const CommandRegistrar reg{{"compress",
+                            "compress a feature file (ONCE with a codebook, or a peer baseline)",
+                            declare, run}};
 
 }  // namespace
 }  // namespace once::cli

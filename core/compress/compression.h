@@ -42,6 +42,7 @@ struct CompressionResult {
     at::Tensor groupSizes;    ///< [M] int64
     at::Tensor groupOfToken;  ///< [N] int64: output row of each token, −1 when dropped
     /// [N] float32: 1 − cos(xᵢ, c_{kᵢ}) for the codeword each token ends in (k̂ᵢ when dropped).
+    /// Undefined for methods without a codebook.
     at::Tensor residual;
     /// [M] float32: cosine of each output row to the mean of its group's source tokens.
     at::Tensor outputCosine;
@@ -53,6 +54,7 @@ struct CompressionResult {
     std::int64_t fallbackTokens = 0;  ///< tokens reassigned with new dot products
     double coverage = 1.0;            ///< share of tokens inside an output group
     Variant variant = Variant::Full;
+    std::string method = "once";  ///< TokenCompressor registry name (baselines: their own)
 
     struct Timings {
         double assign = 0, select = 0, reassign = 0, pool = 0;

@@ -53,15 +53,14 @@ class OnceCompressor final : public TokenCompressor {
 };
 
 const bool registered = [] {
-    registerCompressor({"once",
-                        "ONCE: nearest codewords of a global codebook, B most used kept, tokens "
-                        "reassigned and mean-pooled (the paper's rule)",
-                        "paper/ONCE.tex, method section; docs/algorithm.md",
-                        {{"variant", "full"}, {"rounds", "1"}},
-                        /*needsCodebook=*/true},
-                       [](const CompressorSpec& spec) {
-                           return std::make_unique<OnceCompressor>(spec);
-                       });
+    registerCompressor(
+        {"once",
+         "ONCE: nearest codewords of a global codebook, B most used kept, tokens "
+         "reassigned and mean-pooled (the paper's rule)",
+         "paper/ONCE.tex, method section; docs/algorithm.md",
+         {{"variant", "full"}, {"rounds", "1"}},
+         /*needsCodebook=*/true},
+        [](const CompressorSpec& spec) { return std::make_unique<OnceCompressor>(spec); });
     return true;
 }();
 

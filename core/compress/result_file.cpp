@@ -21,8 +21,13 @@ void saveCompressionResult(const CompressionResult& r, const std::string& path,
     w.setMetadata("M", std::to_string(r.numOutputs));
     w.setMetadata("budget", std::to_string(r.budget));
     w.setMetadata("coverage", std::to_string(r.coverage));
-    w.setMetadata("variant", variantName(r.variant));
-    w.setMetadata("codebook_sha256", codebookSha);
+    w.setMetadata("method", r.method);
+    if (r.method == "once") {
+        w.setMetadata("variant", variantName(r.variant));
+    }
+    if (!codebookSha.empty()) {
+        w.setMetadata("codebook_sha256", codebookSha);
+    }
     w.setMetadata("source", source);
     w.write(path);
 }
@@ -32,7 +37,10 @@ std::string compressionSummaryJson(const CompressionResult& r) {
     j["N"] = r.numTokens;
     j["M"] = r.numOutputs;
     j["budget"] = r.budget;
-    j["variant"] = variantName(r.variant);
+    j["method"] = r.method;
+    if (r.method == "once") {
+        j["variant"] = variantName(r.variant);
+    }
     j["coverage"] = r.coverage;
     j["used_codewords"] = r.usedCodewords;
     j["fallback_tokens"] = r.fallbackTokens;
@@ -41,10 +49,12 @@ std::string compressionSummaryJson(const CompressionResult& r) {
                            {"max", r.groupSizes.max().item<std::int64_t>()},
                            {"mean", r.groupSizes.to(at::kDouble).mean().item<double>()}};
     }
-    at::Tensor res = r.residual.to(at::kDouble);
-    j["residual"] = {{"mean", res.mean().item<double>()},
-                     {"p50", at::quantile(res, 0.5).item<double>()},
-                     {"p95", at::quantile(res, 0.95).item<double>()}};
+    if (r.residual.defined() && r.residual.numel() > 0) {
+        at::Tensor res = r.residual.to(at::kDouble);
+        j["residual"] = {{"mean", res.mean().item<double>()},
+                         {"p50", at::quantile(res, 0.5).item<double>()},
+                         {"p95", at::quantile(res, 0.95).item<double>()}};
+    }
     j["output_cosine_mean"] =
         r.numOutputs > 0 ? r.outputCosine.to(at::kDouble).mean().item<double>() : 0.0;
     j["seconds"] = {{"assign", r.seconds.assign},

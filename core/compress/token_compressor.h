@@ -42,8 +42,8 @@ struct VideoTokens {
 using CompressorParams = std::map<std::string, std::string>;
 
 struct CompressorSpec {
-    std::string method = "once";  ///< registry name
-    CompressorParams params;      ///< method-specific; unknown keys are an error
+    std::string method = "once";         ///< registry name
+    CompressorParams params;             ///< method-specific; unknown keys are an error
     const Codebook* codebook = nullptr;  ///< needed by "once"; ignored by the peers
     AssignOptions assign;                ///< used by "once"
 };
@@ -64,9 +64,9 @@ class TokenCompressor {
 
 struct CompressorInfo {
     std::string method;
-    std::string summary;         ///< one line for --help and the GUI's tooltip
-    std::string source;          ///< public code the method follows (file in its repository)
-    CompressorParams defaults;   ///< every accepted parameter with its default value
+    std::string summary;        ///< one line for --help and the GUI's tooltip
+    std::string source;         ///< public code the method follows (file in its repository)
+    CompressorParams defaults;  ///< every accepted parameter with its default value
     bool needsCodebook = false;
 };
 

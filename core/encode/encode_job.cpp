@@ -93,8 +93,7 @@ FeatureFile encodeVideo(const std::string& video, VisualEncoder& encoder,
     f.extra["video_size"] =
         std::to_string(frames.info.width) + "x" + std::to_string(frames.info.height);
     if (enc.layoutTokens.defined() && enc.layoutTokens.size(0) > 0) {
-        // The feature file format has no tensor for layout tokens yet; record their count.
-        f.extra["layout_tokens"] = std::to_string(enc.layoutTokens.size(0));
+        f.layoutTokens = enc.layoutTokens.to(f.features.scalar_type()).cpu().contiguous();
     }
     if (report) {
         report->video = video;

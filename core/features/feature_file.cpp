@@ -42,6 +42,18 @@ std::int64_t gridCells(const std::string& grid) {
     }
 }
 
+void validateLayout(const at::Tensor& layout, const at::Tensor& features, const std::string& path) {
+    if (!layout.defined()) {
+        return;
+    }
+    const std::string expected = "[n, " + std::to_string(features.size(2)) + "] floating point";
+    if (layout.dim() != 2 || layout.size(1) != features.size(2) ||
+        !at::isFloatingType(layout.scalar_type())) {
+        fail("layout_tokens must be [n, D] with the features' D", path, "layout_tokens", expected,
+             shapeString(layout.sizes()) + " " + std::string(c10::toString(layout.scalar_type())));
+    }
+}
+
 void validate(const at::Tensor& features, const at::Tensor& times, const std::string& grid,
               const std::string& path) {
     if (!features.defined() || features.dim() != 3) {
@@ -93,6 +105,10 @@ FeatureFile FeatureFile::load(const std::string& path) {
     at::Tensor times = loadTensor(file, "frame_times");
     f.grid = file.meta("grid");
     validate(f.features, times, f.grid, path);
+    if (file.contains("layout_tokens")) {
+        f.layoutTokens = loadTensor(file, "layout_tokens");
+        validateLayout(f.layoutTokens, f.features, path);
+    }
     f.frameTimes = times.to(at::kDouble);
     f.backbone = file.meta("backbone");
     f.sampling = file.meta("sampling");
@@ -109,9 +125,13 @@ FeatureFile FeatureFile::load(const std::string& path) {
 
 void FeatureFile::save(const std::string& path) const {
     validate(features, frameTimes, grid, path);
+    validateLayout(layoutTokens, features, path);
     SafetensorsWriter w;
     addTensor(w, "features", features);
     addTensor(w, "frame_times", frameTimes.to(at::kDouble));
+    if (layoutTokens.defined() && layoutTokens.size(0) > 0) {
+        addTensor(w, "layout_tokens", layoutTokens.to(features.scalar_type()).contiguous());
+    }
     for (const auto& [k, v] : extra) {
         w.setMetadata(k, v);
     }

@@ -1,6 +1,8 @@
 #pragma once
 // Feature file (DESIGN §2): cached encoder output of one video.
-//   tensors: features [T, P, D] (BF16 or F32), frame_times [T] F64 seconds
+//   tensors: features [T, P, D] (BF16 or F32), frame_times [T] F64 seconds, and optionally
+//            layout_tokens [n, D] (special tokens the backbone adds back after compression,
+//            e.g. LLaVA-OneVision's image_newline; never compressed)
 //   metadata: format once-features/1, backbone, grid "HxW", sampling, source, source_sha256,
 //             feature_source, plus free-form extras.
 #include <ATen/core/Tensor.h>
@@ -15,6 +17,9 @@ struct FeatureFile {
 
     at::Tensor features;    ///< [T, P, D]
     at::Tensor frameTimes;  ///< [T] float64 seconds
+    /// [n, D] layout tokens in the features' dtype; undefined or [0, D] when the backbone has
+    /// none (the demo encoder).
+    at::Tensor layoutTokens;
     std::string backbone;
     std::string grid;  ///< "27x27"
     std::string sampling;

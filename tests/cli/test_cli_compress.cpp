@@ -66,6 +66,39 @@ class TestCliCompress : public QObject {
         QVERIFY(QJsonDocument::fromJson(info.out.toUtf8()).object()["valid"].toBool());
     }
 
+    void peerMethodsNeedNoCodebook() {
+        for (const QString method : {"tome", "spatial-pool", "frame-drop"}) {
+            const QString out = QString::fromStdString(dir_ + "/peer-" + method.toStdString());
+            auto r = test::runCli({"compress", "--features", QString::fromStdString(features_),
+                                   "--method", method, "--budget", "40", "-o", out, "--json"});
+            QVERIFY2(r.exitCode == 0, qPrintable(method + ": " + r.err));
+            QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            QCOMPARE(j["method"].toString(), method);
+            QVERIFY(j["M"].toInt() >= 1 && j["M"].toInt() <= 40);
+            QVERIFY(!j.contains("variant"));
+            auto f = SafetensorsFile::open(out.toStdString());
+            QCOMPARE(f.meta("method"), method.toStdString());
+            QCOMPARE(loadTensor(f, "tokens").size(0), std::int64_t(j["M"].toInt()));
+        }
+        // A parameter reaches the method; a wrong one is refused with its name.
+        const QString out = QString::fromStdString(dir_ + "/tome-r.safetensors");
+        auto ok =
+            test::runCli({"compress", "--features", QString::fromStdString(features_), "--method",
+                          "tome", "--param", "r=4", "--budget", "100", "-o", out, "--json"});
+        QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
+        auto bad = test::runCli({"compress", "--features", QString::fromStdString(features_),
+                                 "--method", "tome", "--param", "bogus=1", "-o", out});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("bogus"), qPrintable(bad.err));
+        auto unknown = test::runCli({"compress", "--features", QString::fromStdString(features_),
+                                     "--method", "nope", "-o", out});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.contains("tome"), qPrintable(unknown.err));  // lists known methods
+        auto noCodebook =
+            test::runCli({"compress", "--features", QString::fromStdString(features_), "-o", out});
+        QCOMPARE(noCodebook.exitCode, 2);
+    }
+
     void badInputsFailCleanly_data() {
         QTest::addColumn<QString>("what");
         QTest::addColumn<QString>("needle");

@@ -61,8 +61,8 @@ class TestTokenCompressor : public QObject {
         at::Tensor x = at::randn({6, 4});
         CompressionResult r;
         r.groupOfToken = at::tensor({0, 0, 1, -1, 1, 1}, at::kLong);
-        r.tokens = at::stack({x.slice(0, 0, 2).mean(0), x.index_select(0, at::tensor({2, 4, 5}))
-                                                             .mean(0)});
+        r.tokens =
+            at::stack({x.slice(0, 0, 2).mean(0), x.index_select(0, at::tensor({2, 4, 5})).mean(0)});
         finishResult(r, x, 5);
         QCOMPARE(r.numOutputs, std::int64_t(2));
         QCOMPARE(r.numTokens, std::int64_t(6));
@@ -77,8 +77,7 @@ class TestTokenCompressor : public QObject {
         QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"no-such-method", {}, &cb, {}}));
         QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"once", {{"bogus", "1"}}, &cb, {}}));
         QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"once", {}, nullptr, {}}));
-        QVERIFY_THROWS_EXCEPTION(OnceError,
-                                 makeCompressor({"once", {{"rounds", "two"}}, &cb, {}}));
+        QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"once", {{"rounds", "two"}}, &cb, {}}));
         QVERIFY_THROWS_EXCEPTION(OnceError,
                                  makeCompressor({"once", {{"variant", "nope"}}, &cb, {}}));
         auto c = makeCompressor({"once", {}, &cb, {}});

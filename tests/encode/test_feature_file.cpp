@@ -64,7 +64,28 @@ class TestFeatureFile : public QObject {
             auto raw = SafetensorsFile::open(path);
             QCOMPARE(raw.meta("format"), std::string("once-features/1"));
             QCOMPARE(raw.entry("frame_times").dtype, DType::F64);
+            QVERIFY(!g.layoutTokens.defined());  // none written, none read
         }
+    }
+
+    void layoutTokensRoundTrip() {
+        FeatureFile f = sample(at::kBFloat16);
+        f.layoutTokens = at::randn({1, 5});
+        const std::string path = test::tempDir() + "/layout.safetensors";
+        f.save(path);
+        FeatureFile g = FeatureFile::load(path);
+        QVERIFY(g.layoutTokens.defined());
+        QCOMPARE(g.layoutTokens.scalar_type(), at::kBFloat16);  // stored like the features
+        QVERIFY(at::equal(g.layoutTokens, f.layoutTokens.to(at::kBFloat16)));
+        f.layoutTokens = at::randn({1, 4});  // wrong D
+        QVERIFY_THROWS_EXCEPTION(OnceError, f.save(test::tempDir() + "/bad-layout.safetensors"));
+        const std::string dir = test::tempDir();
+        SafetensorsWriter w;
+        addTensor(w, "features", at::zeros({2, 4, 3}));
+        addTensor(w, "frame_times", at::zeros({2}, at::kDouble));
+        addTensor(w, "layout_tokens", at::zeros({3}));
+        w.write(dir + "/l.safetensors");
+        expectLoadError(dir + "/l.safetensors", "layout_tokens");
     }
 
     void saveValidates() {
