@@ -13,6 +13,7 @@
 namespace once {
 
 class HfCheckpoint;
+class GgufFile;
 
 /// Past keys/values per layer, [1, kvHeads, length, headDim] each.
 struct KvCache {
@@ -36,6 +37,9 @@ class Qwen2Model {
     /// "model.language_model." (LLaVA layouts). Throws OnceError naming the folder and tensor
     /// for a missing tensor or a wrong shape.
     static Qwen2Model load(const HfCheckpoint& ckpt, const Qwen2LoadOptions& options = {});
+    /// Loads a Llama-architecture GGUF file, de-quantised (defined in gguf_llama_loader.cpp).
+    /// Throws OnceError naming the file and the key or tensor that is missing or wrong.
+    static Qwen2Model loadGguf(const GgufFile& file, const Qwen2LoadOptions& options = {});
 
     const Qwen2Config& config() const noexcept { return config_; }
     at::Device device() const;

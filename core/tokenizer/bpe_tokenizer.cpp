@@ -80,6 +80,10 @@ BpeTokenizer BpeTokenizer::fromFile(const std::string& path) {
     } catch (const std::exception& e) {
         fail("tokenizer.json is not valid JSON: " + std::string(e.what()), path);
     }
+    return fromJson(j, path);
+}
+
+BpeTokenizer BpeTokenizer::fromJson(const nlohmann::json& j, const std::string& path) {
     BpeTokenizer t;
     t.path_ = path;
     const auto& model = j.value("model", nlohmann::json::object());

@@ -5,6 +5,7 @@
 // Checked id for id against the `tokenizers` package (tests/tokenizer).
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,9 @@ class BpeTokenizer {
     /// Reads `path` (tokenizer.json). Throws OnceError naming the file and the field on a missing
     /// or unsupported part.
     static BpeTokenizer fromFile(const std::string& path);
+    /// Builds from a parsed tokenizer.json document; `source` names it in errors (used by the
+    /// GGUF tokenizer, which assembles the same document from GGUF metadata).
+    static BpeTokenizer fromJson(const nlohmann::json& j, const std::string& source);
     BpeTokenizer(BpeTokenizer&&) noexcept;
     BpeTokenizer& operator=(BpeTokenizer&&) noexcept;
     ~BpeTokenizer();

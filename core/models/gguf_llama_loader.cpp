@@ -1,0 +1,155 @@
+#include "models/gguf_llama_loader.h"
+
+#include <ATen/ATen.h>
+
+#include "models/gguf_file.h"
+#include "models/qwen2_model.h"
+#include "util/error.h"
+
+namespace once {
+
+Qwen2Config qwen2ConfigFromGguf(const GgufFile& g) {
+    const std::string arch = g.getString("general.architecture");
+    if (arch != "llama") {
+        // Other architectures differ in tensor names, biases or rotary layout; refuse rather
+        // than load them wrongly.
+        fail("unsupported GGUF architecture", g.path(), "general.architecture", "llama", arch);
+    }
+    const std::string p = arch + ".";
+    auto positive = [&](const std::string& key) {
+        const std::int64_t v = g.getInt(key);
+        if (v <= 0) {
+            fail("a GGUF model size is not positive", g.path(), key, "a positive integer",
+                 std::to_string(v));
+        }
+        return v;
+    };
+    Qwen2Config c;
+    c.modelType = arch;
+    c.hiddenSize = positive(p + "embedding_length");
+    c.numLayers = positive(p + "block_count");
+    c.intermediateSize = positive(p + "feed_forward_length");
+    c.numHeads = positive(p + "attention.head_count");
+    c.numKvHeads =
+        g.has(p + "attention.head_count_kv") ? positive(p + "attention.head_count_kv") : c.numHeads;
+    if (c.numHeads % c.numKvHeads != 0) {
+        fail("attention heads are not a multiple of key/value heads", g.path(),
+             p + "attention.head_count_kv", "a divisor of " + std::to_string(c.numHeads),
+             std::to_string(c.numKvHeads));
+    }
+    c.headDim = g.has(p + "attention.key_length") ? positive(p + "attention.key_length")
+                                                  : c.hiddenSize / c.numHeads;
+    if (g.has(p + "rope.dimension_count") && g.getInt(p + "rope.dimension_count") != c.headDim) {
+        fail("partial rotary embeddings are not supported", g.path(), p + "rope.dimension_count",
+             std::to_string(c.headDim), std::to_string(g.getInt(p + "rope.dimension_count")));
+    }
+    // The vocabulary: the explicit key, else the tokenizer's token list, else the embedding.
+    if (g.has(p + "vocab_size")) {
+        c.vocabSize = positive(p + "vocab_size");
+    } else if (g.has("tokenizer.ggml.tokens")) {
+        c.vocabSize = std::int64_t(g.find("tokenizer.ggml.tokens")->array.size());
+    } else {
+        c.vocabSize = g.tensorInfo("token_embd.weight").shape().front();
+    }
+    c.rmsNormEps = g.getFloatOr(p + "attention.layer_norm_rms_epsilon", 1e-5);
+    c.rope.theta = g.getFloatOr(p + "rope.freq_base", 10000.0);
+    const std::string scaling = g.getStringOr(p + "rope.scaling.type", "none");
+    if (scaling == "linear") {
+        c.rope.type = "linear";
+        c.rope.factor = g.getFloat(p + "rope.scaling.factor");
+    } else if (scaling != "none") {
+        fail("unsupported rotary scaling", g.path(), p + "rope.scaling.type", "none or linear",
+             scaling);
+    }
+    if (g.hasTensor("rope_freqs.weight")) {
+        // Llama 3.1 stores its frequency factors as a tensor; not mapped yet.
+        fail("rotary frequency factors are not supported", g.path(), "rope_freqs.weight", "absent",
+             "present");
+    }
+    c.tieWordEmbeddings = !g.hasTensor("output.weight");
+    if (g.has("tokenizer.ggml.eos_token_id")) {
+        c.eosTokenIds.push_back(g.getInt("tokenizer.ggml.eos_token_id"));
+    }
+    if (g.has("tokenizer.ggml.eot_token_id") &&
+        g.getInt("tokenizer.ggml.eot_token_id") != g.getIntOr("tokenizer.ggml.eos_token_id", -1)) {
+        c.eosTokenIds.push_back(g.getInt("tokenizer.ggml.eot_token_id"));
+    }
+    c.dtype = "float32";  // everything is de-quantised to F32 first
+    return c;
+}
+
+at::Tensor unpermuteRotaryRows(const at::Tensor& w, std::int64_t heads) {
+    // convert_hf_to_gguf.py: w.reshape(heads, 2, rows/heads/2, *rest).swapaxes(1, 2); inverse as
+    // transformers' reverse_permute: reshape(heads, rows/heads/2, 2, *rest).swapaxes(1, 2).
+    const std::int64_t rows = w.size(0);
+    std::vector<std::int64_t> split = {heads, rows / heads / 2, 2};
+    for (std::int64_t d = 1; d < w.dim(); ++d) {
+        split.push_back(w.size(d));
+    }
+    return w.reshape(split).transpose(1, 2).reshape(w.sizes()).contiguous();
+}
+
+Qwen2Model Qwen2Model::loadGguf(const GgufFile& g, const Qwen2LoadOptions& options) {
+    Qwen2Model m;
+    m.config_ = qwen2ConfigFromGguf(g);
+    const Qwen2Config& c = m.config_;
+    at::Device device = at::kCPU;
+    try {
+        device = at::Device(options.device);
+    } catch (const std::exception&) {
+        fail("unknown device", {}, "device", "cpu, cuda or cuda:N", options.device);
+    }
+    const at::ScalarType dtype =
+        parseModelDtype(options.dtype == "auto" ? c.dtype : options.dtype, "dtype");
+    const std::int64_t H = c.hiddenSize, I = c.intermediateSize, hd = c.headDim;
+    const std::int64_t qDim = c.numHeads * hd, kvDim = c.numKvHeads * hd;
+
+    // De-quantised in F32 on the CPU, then un-permuted, then cast: the same order as
+    // transformers, so a float32 model holds the very same values.
+    auto load = [&](const std::string& name, std::vector<std::int64_t> shape) {
+        return g.tensor(name, shape).to(device, dtype).contiguous();
+    };
+    auto optional = [&](const std::string& name, std::vector<std::int64_t> shape) {
+        return g.hasTensor(name) ? load(name, shape) : at::Tensor();
+    };
+    auto rotary = [&](const std::string& name, std::vector<std::int64_t> shape, std::int64_t n) {
+        return unpermuteRotaryRows(g.tensor(name, shape), n).to(device, dtype).contiguous();
+    };
+    m.embedTokens_ = load("token_embd.weight", {c.vocabSize, H});
+    m.norm_ = load("output_norm.weight", {H});
+    for (std::int64_t i = 0; i < c.numLayers; ++i) {
+        const std::string p = "blk." + std::to_string(i) + ".";
+        Layer l;
+        l.inNorm = load(p + "attn_norm.weight", {H});
+        l.postNorm = load(p + "ffn_norm.weight", {H});
+        l.q = rotary(p + "attn_q.weight", {qDim, H}, c.numHeads);
+        l.k = rotary(p + "attn_k.weight", {kvDim, H}, c.numKvHeads);
+        l.v = load(p + "attn_v.weight", {kvDim, H});
+        l.o = load(p + "attn_output.weight", {H, qDim});
+        if (g.hasTensor(p + "attn_q.bias")) {
+            l.qb = unpermuteRotaryRows(g.tensor(p + "attn_q.bias", {qDim}), c.numHeads)
+                       .to(device, dtype);
+        }
+        if (g.hasTensor(p + "attn_k.bias")) {
+            l.kb = unpermuteRotaryRows(g.tensor(p + "attn_k.bias", {kvDim}), c.numKvHeads)
+                       .to(device, dtype);
+        }
+        l.vb = optional(p + "attn_v.bias", {kvDim});
+        l.ob = optional(p + "attn_output.bias", {H});
+        l.gate = load(p + "ffn_gate.weight", {I, H});
+        l.up = load(p + "ffn_up.weight", {I, H});
+        l.down = load(p + "ffn_down.weight", {H, I});
+        m.layers_.push_back(std::move(l));
+    }
+    m.lmHead_ = c.tieWordEmbeddings ? m.embedTokens_ : load("output.weight", {c.vocabSize, H});
+    // Rotary inverse frequencies as Qwen2Model::load computes them (default or linear).
+    at::Tensor inv =
+        1.0 / at::pow(c.rope.theta, at::arange(0, hd, 2, at::kLong).to(at::kDouble) / double(hd));
+    if (c.rope.type == "linear") {
+        inv = inv / c.rope.factor;
+    }
+    m.invFreq_ = inv.to(at::kFloat).to(device);
+    return m;
+}
+
+}  // namespace once
