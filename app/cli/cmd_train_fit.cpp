@@ -1,11 +1,13 @@
 // once train fit: Stage B — Stage-A cache -> codebook file.
 #include <ATen/ATen.h>
 
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "codebook/codebook.h"
+#include "train/codebook_metadata.h"
 #include "train/sketch_cache.h"
 #include "train/stage_b.h"
 #include "util/error.h"
@@ -52,6 +54,16 @@ void declare(ArgParser& p) {
         .option("lloyd-iters", "N", "hard-lloyd rounds", std::to_string(d.lloydIterations))
         .option("seed", "S", "seed of sampling, batches and Gumbel noise", std::to_string(d.seed))
         .option("store-dtype", "F32|BF16", "codebook dtype", std::string("F32"))
+        .option("diagnostics-bootstrap", "N",
+                "bootstrap resamples of the corpus diagnostics stored in the codebook (0: none)",
+                std::to_string(CodebookMetadataOptions{}.bootstrap))
+        .option("diagnostics-random", "N",
+                "random-exemplar codebooks compared in the stored diagnostics (0: none)",
+                std::to_string(CodebookMetadataOptions{}.randomCodebooks))
+        .option("state", "FILE",
+                "resume state, written after every epoch (default: OUTPUT.fit-state); a rerun "
+                "with the same options continues from it; removed when the codebook is saved",
+                std::string(""))
         .flag("json", "print a JSON summary (no progress bar)");
 }
 
@@ -83,23 +95,42 @@ int run(const ArgParser& a) {
     c.lloydIterations = int(a.getInt("lloyd-iters"));
     c.seed = std::uint64_t(a.getInt("seed"));
     c.validate();
+    const std::string output = a.get("output");
+    const std::string state = a.get("state").empty() ? output + ".fit-state" : a.get("state");
+    const std::string dtype = a.get("store-dtype");
+    if (dtype != "F32" && dtype != "BF16") {  // before hours of fitting, not after
+        fail("unsupported codebook dtype", output, "store-dtype", "F32 or BF16", dtype);
+    }
     SketchCache cache = SketchCache::load(a.get("cache"));
     Progress progress = terminalProgress(a.flagSet("json"));
-    FitResult r = fitCodebook(cache, c, &progress);
-    auto meta = r.metadata;
-    meta["stage_a_cache"] = a.get("cache");
-    meta["stage_a_manifest"] = cache.manifestJson.substr(0, 4096);
-    Codebook::fromTensor(r.codebook, cache.backbone, cache.featureSource, a.get("output"))
-        .save(a.get("output"), a.get("store-dtype"), meta);
-    nlohmann::json j = {{"codebook", a.get("output")}, {"K", r.codebook.size(0)},
-                        {"D", r.codebook.size(1)},     {"selected_epoch", r.selectedEpoch},
-                        {"criterion", r.criterion},    {"selection", c.selection}};
+    FitResult r = fitCodebook(cache, c, &progress, state);
+    // Diagnostics of the codebook as stored (BF16 rounding included), as `once diagnose` sees it.
+    Codebook stored = Codebook::fromTensor(r.codebook, cache.backbone, cache.featureSource, output);
+    FitResult asStored = r;
+    if (dtype == "BF16") {
+        asStored.codebook = r.codebook.to(at::kBFloat16).to(at::kFloat);
+    }
+    CodebookMetadataOptions mo;
+    mo.bootstrap = a.getInt("diagnostics-bootstrap");
+    mo.randomCodebooks = int(a.getInt("diagnostics-random"));
+    auto meta = trainedCodebookMetadata(cache, asStored, mo, &progress);
+    stored.save(output, dtype, meta);
+    std::filesystem::remove(state);
+    nlohmann::json j = {{"codebook", output},
+                        {"K", r.codebook.size(0)},
+                        {"D", r.codebook.size(1)},
+                        {"selected_epoch", r.selectedEpoch},
+                        {"criterion", r.criterion},
+                        {"selection", c.selection},
+                        {"resumed", r.resumed},
+                        {"training_data_sha256", r.dataSha256},
+                        {"diagnostics", nlohmann::json::parse(meta.at("diagnostics"))}};
     if (a.flagSet("json")) {
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << "fitted " << r.codebook.size(0) << " x " << r.codebook.size(1) << " codebook ("
                   << c.method << "), selected epoch " << r.selectedEpoch << " by " << c.selection
-                  << " -> " << a.get("output") << "\n";
+                  << (r.resumed ? " (resumed)" : "") << " -> " << output << "\n";
     }
     return 0;
 }

@@ -14,9 +14,11 @@ struct SinkhornPotentials {
 
 /// scores S [B, K] F32 (cosines), logA [B], logB [K] (log marginals), ε > 0, iterations ≥ 1.
 /// When every S/ε lies within 80 of its maximum (cosines with ε ≥ 0.025) the log-sum-exps are
-/// evaluated as two matrix-vector products over one exp(S/ε − max) matrix with the potentials
-/// shifted by their maxima — the same potentials, without an exp per element per iteration;
-/// otherwise a per-element log-sum-exp is used.
+/// evaluated in the exp domain over one E = exp(S/ε − max) matrix with max-shifted potentials —
+/// the same potentials without an exp per element per iteration — and each iteration's row
+/// update is fused with the next column sums, so E is read iterations + 1 times, on all cores,
+/// in a fixed partition (the result does not depend on the thread count). Otherwise a
+/// per-element log-sum-exp is used.
 SinkhornPotentials sinkhornLog(const at::Tensor& scores, const at::Tensor& logA,
                                const at::Tensor& logB, double epsilon, int iterations);
 

@@ -1,18 +1,22 @@
 #include "train/stage_b.h"
 
 #include <ATen/ATen.h>
-#include <ATen/CPUGeneratorImpl.h>
 
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <sstream>
 
 #include "compress/seeded_random.h"
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
+#include "train/gumbel_noise.h"
 #include "train/sinkhorn.h"
 #include "train/sketch_cache.h"
 #include "train/spherical_kmeans.h"
 #include "util/error.h"
+#include "util/sha256.h"
 
 namespace once {
 
@@ -109,7 +113,9 @@ StepResult stageBStep(const at::Tensor& x, const at::Tensor& a, const at::Tensor
                     cfg.sinkhornIterations);
     // Logits of the row-normalised plan (the row potential f is constant along a row and drops
     // out of softmax and argmax); the potentials are held fixed in the backward pass.
-    at::Tensor ys = (s / cfg.epsilon + pot.g.unsqueeze(0) + gumbel) / tau;
+    // In place on one B×K buffer: the step's working set is a few B×K matrices at 65,536 × 8192.
+    at::Tensor ys = at::add(gumbel, s, 1.0 / cfg.epsilon);
+    ys.add_(pot.g.unsqueeze(0)).div_(tau);
     at::Tensor kStar = ys.argmax(1);
     ys = at::softmax(ys, 1);
     at::Tensor kNear = s.argmax(1);
@@ -130,10 +136,11 @@ StepResult stageBStep(const at::Tensor& x, const at::Tensor& a, const at::Tensor
     at::Tensor gram = at::mm(cn, cn.t());
     at::Tensor gy = gram.index_select(0, kStar);
     gy.sub_(s).mul_(2 * a.unsqueeze(1));
-    gy.add_(a.unsqueeze(1) * (cfg.usage * (logUse + 1)).unsqueeze(0));
-    // Softmax backward, then z = (S/ε + g + noise)/τ.
-    at::Tensor dot = (ys * gy).sum(1, true);
-    gy.sub_(dot).mul_(ys).div_(cfg.epsilon * tau);
+    gy.addr_(a, cfg.usage * (logUse + 1));
+    // Softmax backward y⊙(∂y − ⟨y, ∂y⟩), then z = (S/ε + g + noise)/τ.
+    gy.mul_(ys);
+    at::Tensor dot = gy.sum(1, true);
+    gy.addcmul_(ys, dot, -1.0).div_(cfg.epsilon * tau);
     at::Tensor dcn = at::mm(gy.t(), x);
     at::Tensor gq = -2 * a.unsqueeze(1) * (x - cn.index_select(0, kStar));
     dcn.index_add_(0, kStar, gq);
@@ -193,8 +200,110 @@ at::Tensor gatherUnit(const at::Tensor& reps, const std::vector<std::int64_t>& i
 
 }  // namespace
 
+std::string trainingDataSha256(const at::Tensor& reps, const at::Tensor& weights,
+                               const at::Tensor& category) {
+    Sha256 h;
+    for (const at::Tensor* t : {&reps, &weights, &category}) {
+        if (!t->defined()) {
+            continue;
+        }
+        at::Tensor c = t->contiguous();
+        const std::string head =
+            std::string(c10::toString(c.scalar_type())) + ":" + c10::str(c.sizes()) + ";";
+        h.update(head.data(), head.size());
+        h.update(c.data_ptr(), std::size_t(c.numel()) * c.element_size());
+    }
+    return h.hexDigest();
+}
+
+namespace {
+
+constexpr const char* kFitStateFormat = "once-fit-state/1";
+
+// Everything a stopped fit needs to go on exactly where its last finished epoch (Sinkhorn) or
+// round (hard-lloyd) left it. Optimiser steps, noise and batches are functions of (seed, epoch,
+// step), so continuing from this state gives the bits of an uninterrupted run.
+struct FitState {
+    int roundsDone = 0;  ///< Sinkhorn epochs or hard-Lloyd rounds finished
+    std::int64_t step = 0;
+    int bad = 0, bestEpoch = 0;
+    std::vector<double> crit;
+    nlohmann::json history = nlohmann::json::array();
+    at::Tensor param, m1, m2, best;
+};
+
+void saveFitState(const std::string& path, const FitState& st, const std::string& config,
+                  const std::string& dataSha) {
+    if (path.empty()) {
+        return;
+    }
+    SafetensorsWriter w;
+    addTensor(w, "param", st.param.contiguous());
+    addTensor(w, "m1", st.m1.contiguous());
+    addTensor(w, "m2", st.m2.contiguous());
+    addTensor(w, "best", st.best.contiguous());
+    w.setMetadata("format", kFitStateFormat);
+    w.setMetadata("training_config", config);
+    w.setMetadata("training_data_sha256", dataSha);
+    w.setMetadata("state", nlohmann::json({{"rounds_done", st.roundsDone},
+                                           {"step", st.step},
+                                           {"bad", st.bad},
+                                           {"best_epoch", st.bestEpoch},
+                                           {"criterion", st.crit},
+                                           {"history", st.history}})
+                               .dump());
+    w.write(path);  // atomic: a kill leaves the previous state or this one
+}
+
+// False when there is no state file; refuses one of another configuration or data.
+bool loadFitState(const std::string& path, FitState& st, const std::string& config,
+                  const std::string& dataSha) {
+    if (path.empty() || !std::filesystem::exists(path)) {
+        return false;
+    }
+    auto f = SafetensorsFile::open(path);
+    auto meta = [&](const std::string& key) {
+        auto it = f.metadata().find(key);
+        return it == f.metadata().end() ? std::string() : it->second;
+    };
+    if (meta("format") != kFitStateFormat) {
+        fail("not a Stage-B resume state", path, "format", kFitStateFormat, meta("format"));
+    }
+    if (meta("training_config") != config) {
+        fail(
+            "the saved Stage-B state is of other options: rerun with the same options or delete it "
+            "to start over",
+            path, "training_config", meta("training_config"), config);
+    }
+    if (meta("training_data_sha256") != dataSha) {
+        fail("the saved Stage-B state is of another Stage-A cache: delete it to start over", path,
+             "training_data_sha256", meta("training_data_sha256"), dataSha);
+    }
+    nlohmann::json j = nlohmann::json::parse(meta("state"));
+    st.roundsDone = j["rounds_done"].get<int>();
+    st.step = j["step"].get<std::int64_t>();
+    st.bad = j["bad"].get<int>();
+    st.bestEpoch = j["best_epoch"].get<int>();
+    st.crit = j["criterion"].get<std::vector<double>>();
+    st.history = j["history"];
+    st.param = loadTensor(f, "param").clone();
+    st.m1 = loadTensor(f, "m1").clone();
+    st.m2 = loadTensor(f, "m2").clone();
+    st.best = loadTensor(f, "best").clone();
+    return true;
+}
+
+// The Gumbel noise of optimiser step t is a function of (seed, t) alone, so any epoch can be
+// rerun from a saved state.
+std::uint64_t stepSeed(std::uint64_t seed, std::int64_t step) {
+    SplitMix64 mix(seed ^ (0xD1B54A32D192ED03ull * std::uint64_t(step + 1)));
+    return mix.next();
+}
+
+}  // namespace
+
 FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const at::Tensor& category,
-                      const FitConfig& cfg, Progress* progress) {
+                      const FitConfig& cfg, Progress* progress, const std::string& resumeState) {
     cfg.validate();
     const std::int64_t u = reps.size(0), k = cfg.codewords;
     if (u < k) {
@@ -203,66 +312,85 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
     }
     at::Tensor omega = effectiveWeights(weights, category, cfg.weights, cfg.alpha);
     at::Tensor omegaF = omega.to(at::kFloat);
-    nlohmann::json history = nlohmann::json::array();
+    const std::string config = cfg.toJson();
+    const std::string dataSha = trainingDataSha256(reps, weights, category);
 
-    // Initialisation: a weighted candidate sample, its first K as seeds, weighted Lloyd on it.
-    const std::int64_t nCand = cfg.init == "sampled" ? k : std::max(k, cfg.candidates);
-    std::vector<std::int64_t> cand = weightedSample(omega, nCand, cfg.seed);
-    at::Tensor candX = gatherUnit(reps, cand);
-    at::Tensor codebook = candX.slice(0, 0, k).clone();
-    if (cfg.init == "refined" && cfg.initIterations > 0) {
-        at::Tensor candW = omegaF.index_select(0, at::tensor(cand, at::kLong));
-        if (progress)
-            progress->begin("Stage B init (weighted spherical Lloyd)", cfg.initIterations);
-        codebook = sphericalLloyd(candX, candW, codebook, cfg.initIterations, [&](int i, double) {
-                       if (progress)
-                           progress->update(i);
-                   }).centroids;
+    FitState st;
+    const bool resumed = loadFitState(resumeState, st, config, dataSha);
+    if (!resumed) {
+        // Initialisation: a weighted candidate sample, its first K as seeds, weighted Lloyd on it.
+        const std::int64_t nCand = cfg.init == "sampled" ? k : std::max(k, cfg.candidates);
+        std::vector<std::int64_t> cand = weightedSample(omega, nCand, cfg.seed);
+        at::Tensor candX = gatherUnit(reps, cand);
+        at::Tensor codebook = candX.slice(0, 0, k).clone();
+        if (cfg.init == "refined" && cfg.initIterations > 0) {
+            at::Tensor candW = omegaF.index_select(0, at::tensor(cand, at::kLong));
+            if (progress)
+                progress->begin("Stage B init (weighted spherical Lloyd)", cfg.initIterations);
+            codebook =
+                sphericalLloyd(candX, candW, codebook, cfg.initIterations, [&](int i, double) {
+                    if (progress)
+                        progress->update(i);
+                }).centroids;
+        }
+        st.crit = {weightedCosineError(reps, omega, codebook)};
+        st.history.push_back({{"epoch", 0}, {"criterion", st.crit[0]}, {"kind", "initialiser"}});
+        st.best = codebook.clone();
+        st.param = codebook.clone();
+        st.m1 = at::zeros_like(st.param);
+        st.m2 = at::zeros_like(st.param);
+        saveFitState(resumeState, st, config, dataSha);
     }
-    std::vector<double> crit{weightedCosineError(reps, omega, codebook)};
-    history.push_back({{"epoch", 0}, {"criterion", crit[0]}, {"kind", "initialiser"}});
-    at::Tensor best = codebook.clone();
-    int bestEpoch = 0;
 
     if (cfg.method == "hard-lloyd") {
-        if (progress)
-            progress->begin("Stage B hard Lloyd", cfg.lloydIterations);
+        // One round per call from the previous round's centroids, so a stopped run resumes at
+        // any round boundary with the same bits.
         at::Tensor all = normalizeRows(reps);
+        if (progress) {
+            progress->begin(resumed ? "Stage B hard Lloyd (resumed)" : "Stage B hard Lloyd",
+                            cfg.lloydIterations - st.roundsDone);
+        }
+        const int firstRound = st.roundsDone;
+        for (int round = firstRound; round < cfg.lloydIterations; ++round) {
+            SphericalLloydResult r = sphericalLloyd(all, omegaF, st.param, 1);
+            st.param = r.centroids;
+            st.roundsDone = round + 1;
+            saveFitState(resumeState, st, config, dataSha);
+            if (progress)
+                progress->update(round + 1 - firstRound,
+                                 "objective " + std::to_string(r.objective));
+        }
         if (cfg.lloydIterations > 0) {
-            codebook =
-                sphericalLloyd(all, omegaF, codebook, cfg.lloydIterations, [&](int i, double obj) {
-                    if (progress)
-                        progress->update(i, "objective " + std::to_string(obj));
-                }).centroids;
-            crit.push_back(weightedCosineError(reps, omega, codebook));
-            history.push_back({{"epoch", 1}, {"criterion", crit[1]}, {"kind", "hard-lloyd"}});
-            if (crit[1] < crit[0]) {
-                best = codebook.clone();
-                bestEpoch = 1;
+            st.crit.push_back(weightedCosineError(reps, omega, st.param));
+            st.history.push_back({{"epoch", 1}, {"criterion", st.crit[1]}, {"kind", "hard-lloyd"}});
+            if (st.crit[1] < st.crit[0]) {
+                st.best = st.param.clone();
+                st.bestEpoch = 1;
             }
         }
     } else if (cfg.epochs > 0) {
         const std::int64_t batch = std::min(cfg.batch, u);
         const std::int64_t steps = (u + batch - 1) / batch;
         const double total = double(steps) * cfg.epochs;
-        at::Tensor param = codebook.clone();
-        at::Tensor m1 = at::zeros_like(param), m2 = at::zeros_like(param);
-        auto gen = at::make_generator<at::CPUGeneratorImpl>(cfg.seed);
-        std::int64_t t = 0;
-        int bad = 0;
-        if (progress)
-            progress->begin("Stage B Sinkhorn fitting", total);
-        for (int epoch = 1; epoch <= cfg.epochs; ++epoch) {
+        at::Tensor& param = st.param;
+        const std::int64_t firstStep = st.step;
+        // ETA counts only this run's steps.
+        if (progress) {
+            progress->begin(
+                resumed ? "Stage B Sinkhorn fitting (resumed)" : "Stage B Sinkhorn fitting",
+                total - double(firstStep));
+        }
+        for (int epoch = st.roundsDone + 1; epoch <= cfg.epochs && st.bad < cfg.patience; ++epoch) {
             auto perm = seededPermutation(u, cfg.seed + std::uint64_t(epoch));
             double epochLoss = 0;
-            for (std::int64_t st = 0; st < steps; ++st, ++t) {
-                std::vector<std::int64_t> idx(perm.begin() + st * batch,
-                                              perm.begin() + std::min(u, (st + 1) * batch));
+            for (std::int64_t s = 0; s < steps; ++s, ++st.step) {
+                const std::int64_t t = st.step;
+                std::vector<std::int64_t> idx(perm.begin() + s * batch,
+                                              perm.begin() + std::min(u, (s + 1) * batch));
                 at::Tensor x = gatherUnit(reps, idx);
                 at::Tensor wb = omegaF.index_select(0, at::tensor(idx, at::kLong));
                 at::Tensor a = wb / wb.sum();
-                at::Tensor noise = at::empty({x.size(0), k}, at::kFloat);
-                noise.uniform_(0, 1, gen).clamp_(1e-20, 1.0 - 1e-7).log_().neg_().log_().neg_();
+                at::Tensor noise = gumbelNoise(x.size(0), k, stepSeed(cfg.seed, t));
                 const double tau = std::max(cfg.tauMin, cfg.tauStart * std::pow(cfg.tauDecay, t));
                 const double lr =
                     cfg.lr * 0.5 * (1 + std::cos(std::numbers::pi * double(t) / total));
@@ -275,52 +403,58 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
                 // AdamW (decoupled weight decay), PyTorch's update order.
                 const double step = double(t + 1);
                 param.mul_(1 - lr * cfg.weightDecay);
-                m1.mul_(cfg.beta1).add_(g, 1 - cfg.beta1);
-                m2.mul_(cfg.beta2).addcmul_(g, g, 1 - cfg.beta2);
+                st.m1.mul_(cfg.beta1).add_(g, 1 - cfg.beta1);
+                st.m2.mul_(cfg.beta2).addcmul_(g, g, 1 - cfg.beta2);
                 const double bc1 = 1 - std::pow(cfg.beta1, step);
                 const double bc2 = 1 - std::pow(cfg.beta2, step);
-                at::Tensor denom = (m2 / bc2).sqrt_().add_(cfg.adamEps);
-                param.addcdiv_(m1, denom, -lr / bc1);
+                at::Tensor denom = (st.m2 / bc2).sqrt_().add_(cfg.adamEps);
+                param.addcdiv_(st.m1, denom, -lr / bc1);
                 epochLoss += r.loss;
                 if (progress) {
                     std::ostringstream d;
                     d << "epoch " << epoch << " loss " << r.loss << " rec " << r.reconstruction
                       << " usage " << r.usage << " tau " << tau << " lr " << lr;
-                    progress->update(double(t + 1), d.str());
+                    progress->update(double(t + 1 - firstStep), d.str());
                 }
             }
             at::Tensor cb = normalizeRows(param);
             double c = weightedCosineError(reps, omega, cb);
-            crit.push_back(c);
-            history.push_back({{"epoch", epoch},
-                               {"criterion", c},
-                               {"mean_loss", epochLoss / double(steps)},
-                               {"kind", "sinkhorn"}});
-            if (c < crit[std::size_t(bestEpoch)]) {
-                best = cb.clone();
-                bestEpoch = epoch;
-                bad = 0;
-            } else if (++bad >= cfg.patience) {
-                break;
+            st.crit.push_back(c);
+            st.history.push_back({{"epoch", epoch},
+                                  {"criterion", c},
+                                  {"mean_loss", epochLoss / double(steps)},
+                                  {"kind", "sinkhorn"}});
+            if (c < st.crit[std::size_t(st.bestEpoch)]) {
+                st.best = cb.clone();
+                st.bestEpoch = epoch;
+                st.bad = 0;
+            } else {
+                ++st.bad;
             }
+            st.roundsDone = epoch;
+            saveFitState(resumeState, st, config, dataSha);
         }
     }
 
     FitResult res;
-    res.codebook = normalizeRows(best);
-    res.selectedEpoch = bestEpoch;
-    res.criterion = crit;
-    res.historyJson = history.dump();
-    res.metadata["training_config"] = cfg.toJson();
+    res.codebook = normalizeRows(st.best);
+    res.selectedEpoch = st.bestEpoch;
+    res.criterion = st.crit;
+    res.historyJson = st.history.dump();
+    res.dataSha256 = dataSha;
+    res.resumed = resumed;
+    res.metadata["training_config"] = config;
+    res.metadata["training_data_sha256"] = dataSha;
     res.metadata["selection_criterion"] = cfg.selection;
-    res.metadata["selected_epoch"] = std::to_string(bestEpoch);
+    res.metadata["selected_epoch"] = std::to_string(st.bestEpoch);
     res.metadata["training_history"] = res.historyJson;
     res.metadata["training_threads"] = std::to_string(at::get_num_threads());
     return res;
 }
 
-FitResult fitCodebook(const SketchCache& cache, const FitConfig& config, Progress* progress) {
-    return fitCodebook(cache.reps, cache.weights, cache.category, config, progress);
+FitResult fitCodebook(const SketchCache& cache, const FitConfig& config, Progress* progress,
+                      const std::string& resumeState) {
+    return fitCodebook(cache.reps, cache.weights, cache.category, config, progress, resumeState);
 }
 
 }  // namespace once

@@ -65,13 +65,27 @@ struct FitResult {
     int selectedEpoch = 0;
     std::vector<double> criterion;                ///< per evaluated epoch (0 = initialiser)
     std::string historyJson;                      ///< per-epoch losses and criterion
-    std::map<std::string, std::string> metadata;  ///< for Codebook::save
+    std::string dataSha256;                       ///< trainingDataSha256 of the inputs
+    bool resumed = false;                         ///< continued from a saved state
+    std::map<std::string, std::string> metadata;  ///< for Codebook::save (no path, no time)
 };
 
+/// SHA-256 over the dtype, shape and bytes of reps, weights and category: what a fit depends
+/// on, independent of where the cache lies (provenance and resume checks).
+std::string trainingDataSha256(const at::Tensor& reps, const at::Tensor& weights,
+                               const at::Tensor& category);
+
 /// Fits on raw cache tensors (reps [U, D] any float dtype, weights/category [U]).
+/// `resumeState` (optional file): after the initialiser and after every finished epoch (or
+/// hard-Lloyd round) the whole optimiser state is written there atomically; a later call with
+/// the same file, configuration and data continues from it and returns the bits an
+/// uninterrupted run would (noise and batches depend only on seed, epoch and step). A state of
+/// other options or data is refused. The caller deletes the file once the codebook is saved.
+/// Cancellation: `progress` throws Cancelled at the next step.
 FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const at::Tensor& category,
-                      const FitConfig& config, Progress* progress = nullptr);
+                      const FitConfig& config, Progress* progress = nullptr,
+                      const std::string& resumeState = {});
 FitResult fitCodebook(const SketchCache& cache, const FitConfig& config,
-                      Progress* progress = nullptr);
+                      Progress* progress = nullptr, const std::string& resumeState = {});
 
 }  // namespace once

@@ -309,6 +309,61 @@ class TestTraining : public QObject {
         QVERIFY(h.criterion.back() <= h.criterion.front());
         QCOMPARE(h.codebook.size(0), std::int64_t(24));
     }
+
+    void fitStopsAndResumesToSameBits() {
+        at::Tensor reps = clustered(700, 16, 12, 10).to(at::kBFloat16);
+        at::Tensor w = at::randint(1, 50, {700}, at::kInt);
+        at::Tensor g = at::randint(-1, 3, {700}, at::kInt);
+        for (const char* method : {"sinkhorn", "hard-lloyd"}) {
+            FitConfig cfg;
+            cfg.method = method;
+            cfg.codewords = 20;
+            cfg.candidates = 300;
+            cfg.batch = 128;
+            cfg.epochs = 4;
+            cfg.patience = 4;
+            cfg.lloydIterations = 6;
+            FitResult whole = fitCodebook(reps, w, g, cfg);
+            // Stop at several moments (inside the initialiser, mid-epoch, between epochs), each
+            // time resuming from the state the previous attempt left.
+            const std::string state = test::tempDir() + "/fit-state.safetensors";
+            int attempts = 0;
+            FitResult r;
+            for (int stopAt : {2, 9, 7, 12, 1000000}) {
+                CancelToken token;
+                int calls = 0;
+                Progress stopper(
+                    [&](const ProgressEvent&) {
+                        if (++calls == stopAt)
+                            token.cancel();
+                    },
+                    token);
+                ++attempts;
+                try {
+                    r = fitCodebook(reps, w, g, cfg, &stopper, state);
+                    break;
+                } catch (const Cancelled&) {
+                }
+            }
+            QVERIFY2(attempts > 2, method);
+            QVERIFY(r.resumed);
+            QVERIFY2(at::equal(r.codebook, whole.codebook), method);
+            QCOMPARE(r.historyJson, whole.historyJson);
+            QCOMPARE(r.metadata, whole.metadata);
+            // A state of other options is refused, naming the field.
+            cfg.seed = 7;
+            QVERIFY_THROWS_EXCEPTION(OnceError, fitCodebook(reps, w, g, cfg, nullptr, state));
+        }
+    }
+
+    void dataHashIgnoresWhereTheCacheLies() {
+        at::Tensor reps = clustered(50, 8, 3, 11).to(at::kBFloat16);
+        at::Tensor w = at::randint(1, 5, {50}, at::kInt), g = at::zeros({50}, at::kInt);
+        const std::string h = trainingDataSha256(reps, w, g);
+        QCOMPARE(trainingDataSha256(reps.clone(), w.clone(), g.clone()), h);
+        w[0] = w[0] + 1;
+        QVERIFY(trainingDataSha256(reps, w, g) != h);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTraining)

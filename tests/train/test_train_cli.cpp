@@ -1,0 +1,213 @@
+// `once train sketch`, `once train fit` and `once diagnose` end to end: the codebook file is the
+// same bytes whatever the working directory or the cache's location; it carries the corpus
+// diagnostics (the object `once diagnose --json` prints); `diagnose --json` has the issue's
+// top-level keys; Ctrl-C stops a fit cleanly and a rerun resumes it to the same bytes.
+// Needs the `once` executable of this build (a full build makes it).
+#include <ATen/ATen.h>
+#include <signal.h>
+
+#include <QProcess>
+#include <QThread>
+#include <QtTest>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "codebook/codebook.h"
+#include "features/feature_file.h"
+#include "support/test_support.h"
+#include "util/atomic_file.h"
+#include "util/sha256.h"
+
+using namespace once;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    std::string out, err;
+};
+
+Run runIn(const std::string& cwd, const QStringList& args) {
+    QProcess p;
+    p.setWorkingDirectory(QString::fromStdString(cwd));
+    p.start(QString(ONCE_CLI_PATH), args);
+    Run r;
+    if (!p.waitForStarted(30000) || !p.waitForFinished(600000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "cannot run " ONCE_CLI_PATH;
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput().toStdString();
+    r.err = p.readAllStandardError().toStdString();
+    return r;
+}
+
+std::string writeVideo(const std::string& dir, int i, std::int64_t frames, std::int64_t d) {
+    at::manual_seed(200 + std::uint64_t(i));
+    at::Tensor centres = at::randn({8, d});
+    at::Tensor pick = at::randint(8, {frames * 30}, at::kLong);
+    FeatureFile f;
+    f.features = (centres.index_select(0, pick) + 0.5 * at::randn({frames * 30, d}))
+                     .reshape({frames, 30, d});
+    f.frameTimes = at::arange(frames, at::kDouble);
+    f.backbone = "demo";
+    f.grid = "1x30";
+    f.sampling = "uniform:" + std::to_string(frames);
+    const std::string name = "v" + std::to_string(i) + ".safetensors";
+    f.save(dir + "/" + name);
+    return name;
+}
+
+}  // namespace
+
+class TestTrainCli : public QObject {
+    Q_OBJECT
+    std::string dir_, cache_;
+
+  private slots:
+    void initTestCase() {
+        QVERIFY2(fs::exists(ONCE_CLI_PATH), "build the `once` target first");
+        dir_ = test::tempDir();
+        fs::create_directories(dir_ + "/corpus");
+        std::string lines;
+        for (int i = 0; i < 6; ++i) {  // relative paths: resolved against the manifest's folder
+            lines += "{\"video\": \"" + writeVideo(dir_ + "/corpus", i, 10 + i, 16) +
+                     "\", \"category\": \"" + (i % 3 ? "b" : "a") + "\"}\n";
+        }
+        writeFileAtomically(dir_ + "/corpus/corpus.jsonl", lines);
+        cache_ = dir_ + "/cache";
+        Run r = runIn(dir_, {"train", "sketch", "--manifest", "corpus/corpus.jsonl", "-o", "cache",
+                             "--R", "8", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        QCOMPARE(nlohmann::json::parse(r.out)["done"].get<int>(), 6);
+    }
+
+    void paperConstantsAreNamedOptions() {
+        // The paper's configuration table (LLaVA column), every constant an option of its own.
+        const std::vector<std::pair<std::string, std::string>> fit = {
+            {"-K, --K", "8192"},       {"--method", "sinkhorn"}, {"--weights", "source-count"},
+            {"--alpha", "0.5"},        {"--init", "refined"},    {"--candidates", "65536"},
+            {"--init-iters", "3"},     {"--batch", "65536"},     {"--epsilon", "0.05"},
+            {"--sinkhorn-iters", "5"}, {"--lr", "0.001"},        {"--weight-decay", "0.01"},
+            {"--grad-clip", "1"},      {"--commitment", "0.25"}, {"--usage", "0.01"},
+            {"--tau-start", "1"},      {"--tau-min", "0.01"},    {"--tau-decay", "0.999"},
+            {"--epochs", "5"},         {"--patience", "2"},      {"--seed", "42"}};
+        Run h = runIn(dir_, {"train", "fit", "--help"});
+        QCOMPARE(h.exitCode, 0);
+        for (const auto& [name, value] : fit) {
+            const auto at = h.out.find("  " + name + " ");
+            QVERIFY2(at != std::string::npos, name.c_str());
+            const auto end = h.out.find("\n  -", at + 3);
+            QVERIFY2(
+                h.out.substr(at, end - at).find("(default: " + value + ")") != std::string::npos,
+                (name + " = " + value).c_str());
+        }
+        const std::vector<std::pair<std::string, std::string>> sketch = {
+            {"--bins", "4"},    {"--R", "256"},       {"--m-min", "16"},
+            {"--m-max", "128"}, {"--cap", "5000000"}, {"--seed", "42"}};
+        Run s = runIn(dir_, {"train", "sketch", "--help"});
+        QCOMPARE(s.exitCode, 0);
+        for (const auto& [name, value] : sketch) {
+            const auto at = s.out.find("  " + name + " ");
+            QVERIFY2(at != std::string::npos, name.c_str());
+            const auto end = s.out.find("\n  -", at + 3);
+            QVERIFY2(
+                s.out.substr(at, end - at).find("(default: " + value + ")") != std::string::npos,
+                (name + " = " + value).c_str());
+        }
+    }
+
+    void fitBytesIndependentOfPaths() {
+        const QStringList fit = {"--K",      "24",      "--candidates",
+                                 "200",      "--batch", "128",
+                                 "--epochs", "2",       "--diagnostics-bootstrap",
+                                 "50",       "--json"};
+        // From the cache's parent with relative paths ...
+        Run a = runIn(dir_,
+                      QStringList{"train", "fit", "--cache", "cache", "-o", "a.safetensors"} + fit);
+        QVERIFY2(a.exitCode == 0, a.err.c_str());
+        // ... and from elsewhere on a copy of the cache under another absolute path.
+        const std::string other = test::tempDir();
+        fs::copy(cache_, other + "/copied-cache", fs::copy_options::recursive);
+        fs::create_directories(other + "/elsewhere");
+        Run b =
+            runIn(other + "/elsewhere", QStringList{"train", "fit", "--cache",
+                                                    QString::fromStdString(other + "/copied-cache"),
+                                                    "-o", "../b.safetensors"} +
+                                            fit);
+        QVERIFY2(b.exitCode == 0, b.err.c_str());
+        const std::string shaA = Sha256::hexOfFile(dir_ + "/a.safetensors");
+        QCOMPARE(Sha256::hexOfFile(other + "/b.safetensors"), shaA);
+        QVERIFY(!fs::exists(dir_ + "/a.safetensors.fit-state"));  // removed once saved
+
+        // No path of this machine in the metadata.
+        Codebook cb = Codebook::load(dir_ + "/a.safetensors");
+        for (const auto& [key, value] : cb.metadata()) {
+            QVERIFY2(value.find(dir_) == std::string::npos, key.c_str());
+        }
+        auto stageA = nlohmann::json::parse(cb.metadata().at("stage_a"));
+        QCOMPARE(stageA["videos"].get<int>(), 6);
+        QCOMPARE(stageA["training_data_sha256"].get<std::string>(),
+                 cb.metadata().at("training_data_sha256"));
+
+        // The stored diagnostics are the object `once diagnose --json` prints.
+        Run d = runIn(dir_, {"diagnose", "--codebook", "a.safetensors", "--cache", "cache",
+                             "--bootstrap", "50", "--random-codebooks", "0", "--json"});
+        QVERIFY2(d.exitCode == 0, d.err.c_str());
+        QCOMPARE(nlohmann::json::parse(cb.metadata().at("diagnostics")),
+                 nlohmann::json::parse(d.out));
+    }
+
+    void diagnoseJsonTopLevel() {
+        Run d = runIn(dir_, {"diagnose", "--codebook", "a.safetensors", "--cache", "cache",
+                             "--bootstrap", "20", "--random-codebooks", "2", "--json"});
+        QVERIFY2(d.exitCode == 0, d.err.c_str());
+        auto j = nlohmann::json::parse(d.out);
+        for (const char* key : {"active_codes_pct", "entropy_capacity_pct", "mean_cosine_error"}) {
+            QVERIFY2(j.contains(key) && j[key].is_number(), key);
+        }
+        QVERIFY(j["decile_shares"].is_array() && j["decile_shares"].size() == 10);
+        for (const char* key : {"R50", "R90", "R95", "R99"}) {
+            QVERIFY2(j["residual_percentiles"][key].is_number(), key);
+        }
+        QVERIFY(j["ci95"]["mean_cosine_error"].size() == 2);
+        QVERIFY(j.contains("random_exemplar"));
+    }
+
+    void interruptAndResume() {
+        const QStringList fit = {"train",        "fit", "--cache", "cache", "--K",      "24",
+                                 "--candidates", "200", "--batch", "16",    "--epochs", "4",
+                                 "--patience",   "4",   "--json"};
+        Run whole = runIn(dir_, fit + QStringList{"-o", "whole.safetensors"});
+        QVERIFY2(whole.exitCode == 0, whole.err.c_str());
+
+        // SIGINT once the first epoch's state is on disk, as Ctrl-C in a terminal would.
+        QProcess p;
+        p.setWorkingDirectory(QString::fromStdString(dir_));
+        p.start(QString(ONCE_CLI_PATH), fit + QStringList{"-o", "cut.safetensors"});
+        QVERIFY(p.waitForStarted(30000));
+        const std::string state = dir_ + "/cut.safetensors.fit-state";
+        for (int i = 0; i < 2000 && !fs::exists(state) && p.state() == QProcess::Running; ++i) {
+            QThread::msleep(5);
+        }
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(120000));
+        if (p.exitCode() == 130) {  // stopped cleanly: no codebook, a state to resume from
+            QVERIFY(!fs::exists(dir_ + "/cut.safetensors"));
+            QVERIFY(fs::exists(state));
+            Run again = runIn(dir_, fit + QStringList{"-o", "cut.safetensors"});
+            QVERIFY2(again.exitCode == 0, again.err.c_str());
+            QVERIFY(nlohmann::json::parse(again.out)["resumed"].get<bool>());
+        } else {
+            QCOMPARE(p.exitCode(), 0);  // it finished before the signal: nothing to resume
+        }
+        QCOMPARE(Sha256::hexOfFile(dir_ + "/cut.safetensors"),
+                 Sha256::hexOfFile(dir_ + "/whole.safetensors"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrainCli)
+#include "test_train_cli.moc"
