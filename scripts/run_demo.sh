@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: the demo video, encoded by the demo encoder, compressed
-# with the demo codebook at a few budgets. Sets up and builds first (idempotent).
+# with the demo codebook at a few budgets, then two peer baselines at the same budget for
+# comparison. Sets up and builds the command line first (idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh default >/dev/null
+scripts/build.sh default once >/dev/null
 once=build/default/app/once
 out=build/demo
 mkdir -p "$out"
@@ -17,5 +18,10 @@ for budget in 16 64 256; do
     echo "== compress at budget $budget"
     "$once" compress --features "$out/demo_features.safetensors" --codebook "$codebook" \
         --budget "$budget" -o "$out/demo_B$budget.safetensors" --json
+done
+for method in tome spatial-pool; do
+    echo "== peer baseline $method at budget 64"
+    "$once" compress --features "$out/demo_features.safetensors" --method "$method" \
+        --budget 64 -o "$out/demo_${method}_B64.safetensors" --json
 done
 echo "== done: results in $out/"

@@ -74,7 +74,7 @@ class TestBaselines : public QObject {
             QVERIFY(!info.needsCodebook);
             QCOMPARE(make(name)->method(), name);
         }
-        QCOMPARE(compressorInfo("tome").defaults.at("r"), std::string("16"));
+        QCOMPARE(compressorInfo("tome").defaults.at("r"), std::string("0"));
         QCOMPARE(compressorInfo("fastvid").defaults.at("DTM_alpha"), std::string("0.6"));
         QCOMPARE(compressorInfo("vqtoken").defaults.at("k_max"), std::string("32"));
     }
@@ -272,7 +272,7 @@ class TestBaselines : public QObject {
             QVERIFY_THROWS_EXCEPTION(OnceError, c->compress(-3));
             QVERIFY_THROWS_EXCEPTION(OnceError, make(name, {{"no_such_param", "1"}}));
         }
-        QVERIFY_THROWS_EXCEPTION(OnceError, make("tome", {{"r", "0"}}));
+        QVERIFY_THROWS_EXCEPTION(OnceError, make("tome", {{"r", "-1"}}));
         QVERIFY_THROWS_EXCEPTION(OnceError, make("tome", {{"r", "two"}}));
         QVERIFY_THROWS_EXCEPTION(OnceError, make("vqtoken", {{"k_min", "9"}, {"k_max", "3"}}));
         QVERIFY_THROWS_EXCEPTION(OnceError, make("fastvid", {{"DTM_p", "0"}}));

@@ -119,14 +119,14 @@ def dycoke(x, budget):
 
 
 # ---------------------------------------------------------------- ToMe
-def tome(x, budget, r_param=16):
+def tome(x, budget, r_param=0):
     t0, p, d = x.shape
     cur = x.reshape(-1, d).copy()
     size = np.ones((len(cur), 1))
     owner = np.arange(len(cur))
     while len(cur) > budget:
         t = len(cur)
-        r = min(r_param, t // 2, t - budget)
+        r = min(r_param if r_param > 0 else t, t // 2, t - budget)  # 0: as many as allowed
         m = unit(cur)
         scores = m[0::2] @ m[1::2].T
         node_max, node_idx = scores.max(1), scores.argmax(1)

@@ -9,8 +9,12 @@
 //      token by size-weighted mean (so every output is exactly the mean of its source tokens);
 //   4. the new order is [unmerged A in order of decreasing edge score, all of B], as ToMe
 //      concatenates them, and the next round splits that order again.
-// ToMe's default r = 16 tokens per round (per layer in a ViT). Ties sort stably (lower index
-// first); the public code's argsort is not stable, which matters only for exact ties.
+// ToMe's own r = 16 is per layer of a 24-layer ViT on ~600 tokens. A whole video has ~23k
+// tokens, where r = 16 would take over a thousand rounds of a (t/2)² similarity matrix, so the
+// default here is r = 0: as many merges per round as bipartite matching allows (t/2, or what is
+// left above the budget), which reaches any budget in about log2(N / B) rounds. `--param r=16`
+// gives the public per-layer schedule. Ties sort stably (lower index first); the public code's
+// argsort is not stable, which matters only for exact ties.
 #include <ATen/ATen.h>
 
 #include <numeric>
@@ -36,7 +40,7 @@ class Tome final : public BaselineCompressor {
         std::iota(owner.begin(), owner.end(), std::int64_t(0));
         std::int64_t t = n;
         while (t > budget) {
-            const std::int64_t r = std::min({r_, t / 2, t - budget});
+            const std::int64_t r = std::min({r_ > 0 ? r_ : t, t / 2, t - budget});
             const std::int64_t na = (t + 1) / 2, nb = t / 2;
             const at::Tensor metric = normalizeRows(x);
             const at::Tensor a = metric.slice(0, 0, t, 2), b = metric.slice(0, 1, t, 2);
@@ -91,15 +95,16 @@ class Tome final : public BaselineCompressor {
 const bool registered = [] {
     registerCompressor({"tome",
                         "ToMe bipartite soft matching on the video's tokens, r merges per round "
-                        "until the budget is met",
+                        "(0: as many as allowed) until the budget is met",
                         "facebookresearch/ToMe tome/merge.py (bipartite_soft_matching, "
                         "merge_wavg)",
-                        {{"r", "16"}}},
+                        {{"r", "0"}}},
                        [](const CompressorSpec& spec) {
                            const std::int64_t r =
                                paramInt("tome", spec.params, compressorInfo("tome").defaults, "r");
-                           if (r < 1) {
-                               fail("parameter of method 'tome' out of range", {}, "r", ">= 1",
+                           if (r < 0) {
+                               fail("parameter of method 'tome' out of range", {}, "r",
+                                    ">= 0 (0: as many as allowed)",
                                     std::to_string(r));
                            }
                            return std::make_unique<Tome>(r);
