@@ -93,11 +93,15 @@ class DemoEncoder : public VisualEncoder {
     static at::Tensor encodeChunk(const at::Tensor& frames, at::Tensor& prevY,
                                   at::Tensor& prevRgb) {
         const auto t = frames.size(0);
-        at::Tensor x = frames.permute({0, 3, 1, 2}).to(at::kFloat).div_(255.f);
-        if (x.size(2) != kSide || x.size(3) != kSide) {
-            x = at::_upsample_bilinear2d_aa(x, {kSide, kSide}, false).clamp_(0.f, 1.f);
+        // Resize while still uint8: ATen's antialiased bilinear has a vectorised uint8
+        // channels-last path (frames [T, H, W, 3] permuted are channels-last already) that is
+        // >10x faster than the float one on 720p input; the result is rounded to the 8-bit
+        // grid the pixels came on.
+        at::Tensor u8 = frames.permute({0, 3, 1, 2});
+        if (u8.size(2) != kSide || u8.size(3) != kSide) {
+            u8 = at::_upsample_bilinear2d_aa(u8, {kSide, kSide}, false);
         }
-        x = x.contiguous();
+        at::Tensor x = u8.to(at::kFloat).div_(255.f).contiguous();
         at::Tensor r = x.select(1, 0), g = x.select(1, 1), b = x.select(1, 2);
         at::Tensor y = (0.299f * r + 0.587f * g + 0.114f * b).unsqueeze(1);  // [t,1,378,378]
 
