@@ -1,6 +1,7 @@
 // once ask: answer a question about a video (or its feature file) with LLaVA-OneVision, at a
-// token budget through a codebook (ONCE) or dense. Streams the answer on a terminal; --json
-// prints the answer, token ids, per-stage timings, token counts, FLOPs and memory.
+// token budget through any registered compressor (ONCE with a codebook by default) or dense.
+// Streams the answer on a terminal; --json prints the answer, token ids, per-stage timings, token
+// counts, FLOPs and memory.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,8 @@ void declare(ArgParser& p) {
         .option("features", "FILE", "feature file of the video (skips decoding and encoding)")
         .option("model", "DIR", "LLaVA-OneVision Hugging Face folder")
         .option("codebook", "FILE", "codebook for ONCE compression (with --budget)")
+        .option("method", "NAME", "compressor of the registry (once, or a baseline)", "once")
+        .option("param", "KEY=VALUE", "compressor parameter (repeatable)")
         .option("budget", "B", "visual token budget")
         .flag("dense", "no compression: all visual tokens (the reference)")
         .option("question", "TEXT", "the question")
@@ -43,10 +46,10 @@ int run(const ArgParser& a) {
     }
     const bool dense = a.flagSet("dense");
     if (dense == a.has("budget")) {
-        throw UsageError("give exactly one of --dense or --codebook C --budget B");
+        throw UsageError("give exactly one of --dense or --budget B");
     }
-    if (a.has("budget") && !a.has("codebook")) {
-        throw UsageError("--budget needs --codebook");
+    if (a.has("budget") && a.get("method") == "once" && !a.has("codebook")) {
+        throw UsageError("--budget with --method once needs --codebook");
     }
     SessionOptions so;
     so.modelDir = a.get("model");
@@ -55,6 +58,14 @@ int run(const ArgParser& a) {
     so.codebook = a.getOr("codebook", "");
     so.sampling = a.get("sampling");
     so.poolStride = int(a.getInt("pool-stride"));
+    so.method = a.get("method");
+    for (const auto& kv : a.getAll("param")) {
+        auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            throw UsageError("--param takes KEY=VALUE, got '" + kv + "'");
+        }
+        so.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
     const bool json = a.flagSet("json");
     Progress progress = terminalProgress(json);
 
@@ -86,8 +97,9 @@ int run(const ArgParser& a) {
     nlohmann::json j;
     j["answer"] = r.answer;
     j["token_ids"] = r.tokenIds;
-    j["mode"] = r.dense ? "dense" : "once";
+    j["mode"] = r.dense ? "dense" : r.method;  // "once" or a baseline name
     if (!r.dense) {
+        j["method"] = r.method;
         j["budget"] = r.budget;
     }
     j["visual_tokens"] = {{"content", r.contentTokens},

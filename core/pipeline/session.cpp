@@ -4,10 +4,10 @@
 #include <c10/util/Exception.h>
 
 #include <chrono>
+#include <cmath>
 
 #include "codebook/codebook.h"
-#include "compress/assignment.h"
-#include "compress/compression.h"
+#include "compress/token_compressor.h"
 #include "features/feature_file.h"
 #include "models/generation.h"
 #include "models/hf_checkpoint.h"
@@ -63,7 +63,9 @@ struct Session::State {
     at::Tensor features;  ///< [T, P, D]
     at::Tensor layout;    ///< [n, D]
     std::string featureOrigin, backbone;
-    std::optional<Assignment> assignment;
+    /// Prepared compressors of the current video by method and parameters ("once" holds its
+    /// assignment), so a new budget only runs compress().
+    std::map<std::string, std::unique_ptr<TokenCompressor>> prepared;
     std::vector<StageReport> loadStages;
     std::vector<std::int64_t> stopTokens;
 };
@@ -118,7 +120,7 @@ void Session::loadVideo(const std::string& path, Progress* progress) {
     s_->layout = v.layoutTokens;
     s_->featureOrigin = path;
     s_->backbone = encoder->backbone();
-    s_->assignment.reset();
+    s_->prepared.clear();
     s_->loadStages = std::move(stages);
 }
 
@@ -143,11 +145,17 @@ void Session::loadFeatures(const std::string& path) {
     } else {
         s_->layout = at::zeros({0, H});
     }
-    s_->assignment.reset();
+    s_->prepared.clear();
     s_->loadStages = {st};
 }
 
-at::Tensor Session::visualTokens(std::optional<std::int64_t> budget) {
+const std::vector<StageReport>& Session::loadStages() const {
+    return s_->loadStages;
+}
+
+at::Tensor Session::visualTokens(std::optional<std::int64_t> budget, const std::string& method,
+                                 const std::map<std::string, std::string>& params,
+                                 std::uint64_t seed) {
     if (!s_->features.defined()) {
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
@@ -156,16 +164,37 @@ at::Tensor Session::visualTokens(std::optional<std::int64_t> budget) {
     if (!budget) {
         content = s_->features.reshape({-1, D});
     } else {
-        if (!s_->codebook) {
-            fail("a budget needs a codebook", {}, "codebook", "--codebook FILE", "none");
+        CompressorSpec spec;
+        spec.method = method.empty() ? s_->options.method : method;
+        spec.params = method.empty() ? s_->options.params : params;
+        // Validates the name first, so an unknown method is named before a missing codebook.
+        const CompressorInfo& info = compressorInfo(spec.method);
+        if (info.needsCodebook) {
+            if (!s_->codebook) {
+                fail("a budget with method '" + spec.method + "' needs a codebook", {}, "codebook",
+                     "--codebook FILE", "none");
+            }
+            s_->codebook->checkCompatible(D, s_->backbone, s_->featureOrigin);
+            spec.codebook = &*s_->codebook;
         }
-        s_->codebook->checkCompatible(D, s_->backbone, s_->featureOrigin);
-        if (!s_->assignment) {
-            s_->assignment = assignTokens(s_->features, *s_->codebook);
+        std::string key = spec.method;
+        for (const auto& [k, v] : spec.params) {
+            key += "\n" + k + "=" + v;
         }
-        CompressOptions co;
-        co.budget = *budget;
-        content = compressAssigned(s_->features, *s_->assignment, *s_->codebook, co).tokens;
+        auto it = s_->prepared.find(key);
+        if (it == s_->prepared.end()) {
+            auto c = makeCompressor(spec);
+            VideoTokens video(s_->features);
+            // LLaVA's patch grids are square (27×27, or 14×14 pooled); spatial methods need it.
+            const auto P = s_->features.size(1);
+            const auto side = std::int64_t(std::llround(std::sqrt(double(P))));
+            if (side * side == P) {
+                video.gridH = video.gridW = int(side);
+            }
+            c->prepare(video);
+            it = s_->prepared.emplace(key, std::move(c)).first;
+        }
+        content = it->second->compress(*budget, seed).tokens;
     }
     return at::cat({content.to(at::kFloat), s_->layout.to(content.device(), at::kFloat)});
 }
@@ -182,8 +211,12 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
     }
     r.dense = !o.budget.has_value();
     r.budget = o.budget.value_or(0);
+    if (o.budget) {
+        r.method = o.method.empty() ? s_->options.method : o.method;
+    }
     at::Tensor visual;
-    r.stages.push_back(timed("compress", [&] { visual = visualTokens(o.budget); }));
+    r.stages.push_back(
+        timed("compress", [&] { visual = visualTokens(o.budget, o.method, o.params, o.seed); }));
     r.layoutTokens = s_->layout.size(0);
     r.contentTokens = visual.size(0) - r.layoutTokens;
     r.sourceTokens = s_->features.size(0) * s_->features.size(1);

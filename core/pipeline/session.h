@@ -2,10 +2,13 @@
 // One question-answering session (DESIGN §1 data flow): decode → encode → compress → prefill →
 // generate, with wall time, visual token counts, prefill FLOPs and peak memory per stage. The
 // features of the loaded video (and their codebook assignment) are kept, so a new budget or a
-// new question does not decode or encode again.
+// new question does not decode or encode again; the compressor of each method is prepared once
+// per video, so a budget sweep over several methods encodes each video once.
 #include <ATen/core/Tensor.h>
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,7 +22,11 @@ struct SessionOptions {
     std::string modelDir;  ///< LLaVA-OneVision (or plain Qwen2 with --features) folder
     std::string device = "cpu";
     std::string dtype = "float32";
-    std::string codebook;  ///< path; empty: dense only
+    std::string codebook{};  ///< path; needed by methods that use one ("once")
+    /// Compressor of the registry (compress/token_compressor.h) used for a budget, and its
+    /// parameters (`--param key=value`); AskOptions can override both per question.
+    std::string method = "once";
+    std::map<std::string, std::string> params{};
     std::string sampling = "uniform:32";
     int poolStride = 1;
 };
@@ -33,6 +40,10 @@ struct StageReport {
 
 struct AskOptions {
     std::optional<std::int64_t> budget;  ///< nullopt: dense (all tokens, the reference)
+    /// Compressor for this question; empty: SessionOptions::method with its params.
+    std::string method;
+    std::map<std::string, std::string> params;
+    std::uint64_t seed = 42;  ///< compressor seed (the paper's runs use 42)
     std::int64_t maxNewTokens = 16;
     double temperature = 0;
     double topP = 1;
@@ -50,6 +61,7 @@ struct AskReport {
     double prefillFlops = 0;
     bool dense = true;
     std::int64_t budget = 0;
+    std::string method;  ///< compressor used ("" when dense)
 };
 
 class Session {
@@ -69,7 +81,12 @@ class Session {
                   Progress* progress = nullptr);
 
     /// Visual rows the LLM would see (compressed or dense, then layout), for tests and tools.
-    at::Tensor visualTokens(std::optional<std::int64_t> budget);
+    /// `method` empty: the session's method and params.
+    at::Tensor visualTokens(std::optional<std::int64_t> budget, const std::string& method = {},
+                            const std::map<std::string, std::string>& params = {},
+                            std::uint64_t seed = 42);
+    /// Load stages of the current video (decode/encode or load features), as first measured.
+    const std::vector<StageReport>& loadStages() const;
 
   private:
     struct State;

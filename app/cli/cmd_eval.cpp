@@ -1,0 +1,216 @@
+// once eval: answer a benchmark's questions dense and with each compressor at each budget,
+// appending resumable JSONL records; then print the Table 1-style accuracy table.
+// once eval report: accuracy (overall, per task, bootstrap CIs) and efficiency tables of one or
+// more results files, as text or CSV.
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/command.h"
+#include "eval/benchmark.h"
+#include "eval/report.h"
+#include "eval/results_file.h"
+#include "eval/runner.h"
+#include "util/error.h"
+
+namespace once::cli {
+namespace {
+
+std::vector<std::string> splitList(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');) {
+        if (!item.empty()) {
+            out.push_back(item);
+        }
+    }
+    return out;
+}
+
+void declareRun(ArgParser& p) {
+    p.option("benchmark", "NAME", "mvbench, egoschema, videomme or longvideobench")
+        .option("annotations", "PATH", "annotation file or folder (see docs/evaluation.md)")
+        .option("videos", "DIR", "folder with the benchmark's videos")
+        .option("model", "DIR", "LLaVA-OneVision Hugging Face folder")
+        .option("methods", "LIST", "compressors of the registry, comma-separated", "once")
+        .option("param", "METHOD.KEY=VALUE", "compressor parameter (repeatable)")
+        .option("budgets", "LIST", "visual token budgets, comma-separated",
+                "32,64,128,256,512,1024")
+        .flag("no-dense", "skip the dense (uncompressed) reference")
+        .option("codebook", "FILE", "codebook for methods that need one (once)")
+        .option("limit", "N", "first N questions only")
+        .option("seed", "S", "compressor seed", "42")
+        .option("sampling", "RULE", "frame sampling rule", "uniform:32")
+        .option("pool-stride", "S", "1: all 27x27 patches (the paper); 2: 14x14", "1")
+        .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
+        .option("dtype", "TYPE", "float32, float16, bfloat16", "float32")
+        .option("output", "FILE", "results JSONL (appended; finished lines are skipped)", {}, "-o")
+        .option("bootstrap", "N", "bootstrap resamples for the CIs of the summary", "1000")
+        .option("bootstrap-seed", "S", "bootstrap seed", "20260811")
+        .flag("json", "print a JSON summary instead of the table");
+}
+
+std::int64_t toInt(const std::string& s, const std::string& what) {
+    try {
+        std::size_t used = 0;
+        auto v = std::stoll(s, &used);
+        if (used == s.size()) {
+            return v;
+        }
+    } catch (const std::exception&) {
+    }
+    throw UsageError(what + " takes integers, got '" + s + "'");
+}
+
+nlohmann::json summaryJson(const EvalSummary& s) {
+    nlohmann::json acc = nlohmann::json::array(), eff = nlohmann::json::array();
+    for (const auto& c : s.accuracy) {
+        acc.push_back(
+            {{"benchmark", c.benchmark},
+             {"method", c.method},
+             {"budget", c.budget == 0 ? nlohmann::json(nullptr) : nlohmann::json(c.budget)},
+             {"task", c.task.empty() ? "overall" : c.task},
+             {"questions", c.questions},
+             {"correct", c.correct},
+             {"accuracy_pct", c.accuracyPct.value},
+             {"ci95", {c.accuracyPct.lo, c.accuracyPct.hi}}});
+    }
+    auto num = [](double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); };
+    for (const auto& e : s.efficiency) {
+        eff.push_back(
+            {{"benchmark", e.benchmark},
+             {"method", e.method},
+             {"budget", e.budget == 0 ? nlohmann::json(nullptr) : nlohmann::json(e.budget)},
+             {"questions", e.questions},
+             {"visual_tokens", e.visualTokens},
+             {"prefill_flops", e.prefillFlops},
+             {"prefill_seconds", e.prefillSeconds},
+             {"e2e_seconds", e.e2eSeconds},
+             {"token_reduction_pct", num(e.tokenReductionPct)},
+             {"flops_reduction_pct", num(e.flopsReductionPct)},
+             {"speedup", num(e.speedup)}});
+    }
+    return {{"accuracy", acc}, {"efficiency", eff}};
+}
+
+int runEval(const ArgParser& a) {
+    for (const char* req : {"benchmark", "annotations", "videos", "model", "output"}) {
+        if (!a.has(req)) {
+            throw UsageError(std::string("--") + req + " is required");
+        }
+    }
+    EvalOptions o;
+    o.session.modelDir = a.get("model");
+    o.session.device = a.get("device");
+    o.session.dtype = a.get("dtype");
+    o.session.codebook = a.getOr("codebook", "");
+    o.session.sampling = a.get("sampling");
+    o.session.poolStride = int(a.getInt("pool-stride"));
+    o.dense = !a.flagSet("no-dense");
+    o.limit = a.has("limit") ? a.getInt("limit") : -1;
+    o.seed = std::uint64_t(a.getInt("seed"));
+    o.output = a.get("output");
+    for (const auto& m : splitList(a.get("methods"))) {
+        o.methods.push_back({m, {}});
+    }
+    for (const auto& kv : a.getAll("param")) {
+        auto dot = kv.find('.'), eq = kv.find('=');
+        if (dot == std::string::npos || eq == std::string::npos || dot > eq || dot == 0) {
+            throw UsageError("--param takes METHOD.KEY=VALUE, got '" + kv + "'");
+        }
+        const std::string method = kv.substr(0, dot);
+        bool found = false;
+        for (auto& m : o.methods) {
+            if (m.method == method) {
+                m.params[kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
+                found = true;
+            }
+        }
+        if (!found) {
+            throw UsageError("--param " + kv + ": method '" + method + "' is not in --methods");
+        }
+    }
+    for (const auto& b : splitList(a.get("budgets"))) {
+        o.budgets.push_back(toInt(b, "--budgets"));
+    }
+    const bool json = a.flagSet("json");
+    Benchmark bench = loadBenchmark(a.get("benchmark"), a.get("annotations"), a.get("videos"));
+    Progress progress = terminalProgress(json);
+    EvalRunSummary run = runEvaluation(bench, o, &progress);
+    EvalSummary s = summarizeResults(readResults(o.output), a.getInt("bootstrap"),
+                                     std::uint64_t(a.getInt("bootstrap-seed")));
+    if (json) {
+        nlohmann::json j = summaryJson(s);
+        j["run"] = {{"questions", run.questions},
+                    {"written", run.written},
+                    {"skipped", run.skipped},
+                    {"output", o.output}};
+        std::cout << j.dump(2) << "\n";
+        return 0;
+    }
+    std::cerr << run.written << " record(s) written, " << run.skipped << " already present, in "
+              << o.output << "\n";
+    std::cout << accuracyTableText(s);
+    return 0;
+}
+
+void declareReport(ArgParser& p) {
+    p.positional("RESULTS", "results JSONL file(s) of `once eval`", true, true)
+        .option("csv", "PREFIX", "write PREFIX_accuracy.csv and PREFIX_efficiency.csv")
+        .option("bootstrap", "N", "bootstrap resamples (0: none)", "1000")
+        .option("bootstrap-seed", "S", "bootstrap seed", "20260811")
+        .flag("tasks", "also print per-task accuracy")
+        .flag("json", "print JSON");
+}
+
+int runReport(const ArgParser& a) {
+    std::vector<EvalRecord> all;
+    for (const auto& path : a.getAll("RESULTS")) {
+        if (!std::ifstream(path)) {
+            fail("results file not found", path, "RESULTS", "a file written by `once eval`",
+                 "missing");
+        }
+        auto r = readResults(path);
+        all.insert(all.end(), r.begin(), r.end());
+    }
+    EvalSummary s =
+        summarizeResults(all, a.getInt("bootstrap"), std::uint64_t(a.getInt("bootstrap-seed")));
+    if (a.has("csv")) {
+        const std::string prefix = a.get("csv");
+        for (const auto& [suffix, text] :
+             {std::pair{std::string("_accuracy.csv"), accuracyCsv(s)},
+              std::pair{std::string("_efficiency.csv"), efficiencyCsv(s)}}) {
+            std::ofstream out(prefix + suffix);
+            out << text;
+            if (!out) {
+                fail("cannot write CSV", prefix + suffix, "csv", "a writable path", "write error");
+            }
+        }
+    }
+    if (a.flagSet("json")) {
+        std::cout << summaryJson(s).dump(2) << "\n";
+        return 0;
+    }
+    std::cout << "Accuracy (%) with 95% bootstrap CIs\n" << accuracyTableText(s) << "\n";
+    if (a.flagSet("tasks")) {
+        for (const auto& b : s.benchmarks) {
+            std::cout << perTaskTableText(s, b) << "\n";
+        }
+    }
+    std::cout << "Efficiency (means per question; relative columns vs dense)\n"
+              << efficiencyTableText(s);
+    return 0;
+}
+
+const CommandRegistrar regRun{{"eval",
+                               "evaluate compressors on MVBench / EgoSchema / Video-MME / "
+                               "LongVideoBench (resumable JSONL)",
+                               declareRun, runEval}};
+const CommandRegistrar regReport{{"eval report",
+                                  "accuracy and efficiency tables of eval results (text, CSV)",
+                                  declareReport, runReport}};
+
+}  // namespace
+}  // namespace once::cli

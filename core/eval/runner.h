@@ -1,0 +1,46 @@
+#pragma once
+// The evaluation run: every question of a benchmark answered dense and by each compressor of
+// the registry at each budget, with one model, appending one JSONL record per (question,
+// method, budget). Records already in the output are skipped, so an interrupted run resumes
+// where it stopped; each video is decoded and encoded once for all its questions, methods and
+// budgets (Session keeps the features and the prepared compressors).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "eval/benchmark.h"
+#include "eval/eval_record.h"
+#include "pipeline/session.h"
+#include "util/progress.h"
+
+namespace once {
+
+struct EvalMethod {
+    std::string method;  ///< registry name (compress/token_compressor.h)
+    std::map<std::string, std::string> params;
+};
+
+struct EvalOptions {
+    SessionOptions session;  ///< model folder, device, dtype, codebook, sampling, pool stride
+    std::vector<EvalMethod> methods;
+    std::vector<std::int64_t> budgets;
+    bool dense = true;        ///< also answer with all tokens (the reference row)
+    std::int64_t limit = -1;  ///< first N questions in annotation order (-1: all)
+    std::uint64_t seed = 42;  ///< compressor seed (the paper's runs use 42)
+    std::string output;       ///< results JSONL (appended, resumed)
+    std::function<void(const EvalRecord&)> onRecord;  ///< after each appended record
+};
+
+struct EvalRunSummary {
+    std::int64_t questions = 0;  ///< after --limit
+    std::int64_t written = 0, skipped = 0;
+};
+
+/// Throws OnceError for a missing video (naming it), an unknown method or bad parameters
+/// (checked before any work), and Cancelled when `progress` is cancelled (whole records only).
+EvalRunSummary runEvaluation(const Benchmark& benchmark, const EvalOptions& options,
+                             Progress* progress = nullptr);
+
+}  // namespace once
