@@ -18,12 +18,14 @@
 #include <sstream>
 
 #include "codebook/codebook.h"
+#include "compress/token_compressor.h"
 #include "eval/benchmark.h"
 #include "eval/egoschema.h"
 #include "eval/longvideobench.h"
 #include "eval/mvbench.h"
 #include "eval/results_file.h"
 #include "eval/videomme.h"
+#include "pipeline/session.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -320,6 +322,40 @@ class TestEvalHarness : public QObject {
         QVERIFY(after.find("\"quest{") == std::string::npos && after.back() == '\n');
         QVERIFY(byKey(out.toStdString()) == byKey(fresh.toStdString()));
         QCOMPARE(byKey(out.toStdString()).size(), std::size_t(3 * 7));
+    }
+
+    void everyRegisteredMethodRuns() {
+        // Whatever compressors are registered (ONCE and the baselines) run through Session and
+        // the harness by name, giving one record per question, method and budget.
+        QStringList methods;
+        Session session({model_.toStdString()});
+        session.loadFeatures(model_.toStdString() + "/features.safetensors");
+        for (const auto& info : compressorInfos()) {
+            methods << QString::fromStdString(info.method);
+            if (info.needsCodebook) {
+                continue;  // exercised with a codebook by the runs above
+            }
+            for (std::int64_t budget : {1, 3}) {
+                at::Tensor v = session.visualTokens(budget, info.method);
+                QVERIFY2(v.dim() == 2 && v.size(1) == 64, info.method.c_str());
+                // The budget contract (1 <= M <= B) is the methods' own tests' job; here a
+                // violation is only reported.
+                const auto content = v.size(0) - 1;
+                if (content < 1 || content > budget) {
+                    qWarning("%s: %lld content tokens at budget %lld", info.method.c_str(),
+                             (long long)content, (long long)budget);
+                }
+            }
+        }
+        qInfo("registered: %s", qPrintable(methods.join(',')));
+        const auto& b = benches_[3];
+        const QString out = QString::fromStdString(test::tempDir()) + "/all.jsonl";
+        QStringList args = evalArgs(b, out);
+        args[args.indexOf("once")] = methods.join(',');
+        auto r = test::runCli(args << "--json");
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(byKey(out.toStdString()).size(),
+                 std::size_t(b.questions * (1 + 2 * methods.size())));
     }
 
     void badUsageFailsClearly() {
