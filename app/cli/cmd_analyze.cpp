@@ -40,7 +40,8 @@ std::vector<at::Tensor> loadVideos(const ArgParser& a, const Codebook& cb) {
 
 void declareStress(ArgParser& p) {
     StressOptions d;
-    p.option("codebook", "FILE", "learned codebook")
+    p.option("codebook", "FILE",
+             "learned codebook (repeatable: each is also compared with the first, paired)")
         .option("features", "FILE", "feature file of one video (repeatable)")
         .option("random-codebooks", "N", "random-exemplar codebooks",
                 std::to_string(d.randomCodebooks))
@@ -48,26 +49,49 @@ void declareStress(ArgParser& p) {
                 std::to_string(d.randomSeed))
         .option("bootstrap", "N", "resamples of videos and seeds", std::to_string(d.bootstrap))
         .option("bootstrap-seed", "S", "bootstrap seed", std::to_string(d.bootstrapSeed))
-        .option("csv", "PREFIX", "write PREFIX.csv (summary) and PREFIX_videos.csv (per video)");
+        .option("csv", "PREFIX",
+                "write PREFIX.csv (summary), PREFIX_videos.csv (per video) and, per extra "
+                "codebook i, PREFIX_vs_first_i.csv / PREFIX_i.csv");
 }
 
 int runStress(const ArgParser& a) {
     if (!a.has("codebook")) {
         throw UsageError("--codebook FILE is required");
     }
-    Codebook cb = Codebook::load(a.get("codebook"));
-    auto videos = loadVideos(a, cb);
+    const auto paths = a.getAll("codebook");
+    std::vector<Codebook> cbs;
+    for (const auto& path : paths) {
+        cbs.push_back(Codebook::load(path));
+    }
+    auto videos = loadVideos(a, cbs.front());
     StressOptions o;
     o.randomCodebooks = int(a.getInt("random-codebooks"));
     o.randomSeed = std::uint64_t(a.getInt("random-seed"));
     o.bootstrap = a.getInt("bootstrap");
     o.bootstrapSeed = std::uint64_t(a.getInt("bootstrap-seed"));
     Progress progress = terminalProgress();
-    StressResult r = stressDiagnostic(cb.vectors(), videos, o, &progress);
-    std::cout << stressTableText(r);
-    if (a.has("csv")) {
-        writeText(a.get("csv") + ".csv", stressCsv(r));
-        writeText(a.get("csv") + "_videos.csv", stressPerVideoCsv(r));
+    for (std::size_t i = 0; i < cbs.size(); ++i) {
+        if (i > 0) {
+            cbs[i].checkCompatible(cbs.front().vectors().size(1), cbs.front().backbone(),
+                                   paths.front());
+        }
+        std::cout << paths[i] << "\n";
+        StressResult r = stressDiagnostic(cbs[i].vectors(), videos, o, &progress);
+        std::cout << stressTableText(r);
+        const std::string suffix = i == 0 ? "" : "_" + std::to_string(i);
+        if (a.has("csv")) {
+            writeText(a.get("csv") + suffix + ".csv", stressCsv(r));
+            writeText(a.get("csv") + suffix + "_videos.csv", stressPerVideoCsv(r));
+        }
+        if (i > 0) {
+            auto c = compareCodebooks(cbs.front().vectors(), cbs[i].vectors(), videos, o.bootstrap,
+                                      o.bootstrapSeed);
+            std::cout << comparisonTableText(c, paths.front(), paths[i]);
+            if (a.has("csv")) {
+                writeText(a.get("csv") + "_vs_first" + suffix + ".csv", comparisonCsv(c));
+            }
+        }
+        std::cout << "\n";
     }
     return 0;
 }

@@ -150,6 +150,91 @@ StressResult stressDiagnostic(const at::Tensor& codebook, const std::vector<at::
     return r;
 }
 
+std::vector<CodebookComparison> compareCodebooks(const at::Tensor& reference,
+                                                 const at::Tensor& other,
+                                                 const std::vector<at::Tensor>& videos,
+                                                 std::int64_t bootstrap,
+                                                 std::uint64_t bootstrapSeed) {
+    if (videos.empty()) {
+        fail("the codebook comparison needs videos", {}, "features", "one or more feature files",
+             "none");
+    }
+    if (reference.dim() != 2 || other.dim() != 2 || reference.size(1) != other.size(1)) {
+        fail("the codebooks differ in width", {}, "codebook",
+             "D = " + std::to_string(reference.size(-1)), std::to_string(other.size(-1)));
+    }
+    const std::int64_t D = reference.size(1);
+    at::Tensor ra = unitRows(reference), rb = unitRows(other);
+    std::vector<std::vector<double>> a, b;
+    for (std::size_t v = 0; v < videos.size(); ++v) {
+        if (videos[v].size(-1) != D) {
+            fail("video tokens and codebook differ in width", {}, "video " + std::to_string(v),
+                 "D = " + std::to_string(D), std::to_string(videos[v].size(-1)));
+        }
+        at::Tensor x = unitRows(videos[v].reshape({-1, D}));
+        a.push_back(residualStats(x, ra));
+        b.push_back(residualStats(x, rb));
+    }
+    const std::size_t V = videos.size();
+    std::vector<std::vector<double>> draws(5);
+    SplitMix64 rng(bootstrapSeed);
+    for (std::int64_t d = 0; d < bootstrap; ++d) {
+        std::vector<double> acc(5, 0.0);
+        for (std::size_t i = 0; i < V; ++i) {
+            const auto v = std::size_t(rng.below(V));
+            for (std::size_t m = 0; m < 5; ++m) {
+                acc[m] += (b[v][m] - a[v][m]) / double(V);
+            }
+        }
+        for (std::size_t m = 0; m < 5; ++m) {
+            draws[m].push_back(acc[m]);
+        }
+    }
+    std::vector<CodebookComparison> out;
+    for (std::size_t m = 0; m < 5; ++m) {
+        CodebookComparison c;
+        c.name = kMetrics[m];
+        for (std::size_t v = 0; v < V; ++v) {
+            c.reference += a[v][m] / double(V);
+            c.other += b[v][m] / double(V);
+            c.positiveVideos += b[v][m] - a[v][m] > 0 ? 1 : 0;
+        }
+        c.difference.value = c.other - c.reference;
+        c.difference.lo = c.difference.hi = c.difference.value;
+        if (!draws[m].empty()) {
+            c.difference.lo = percentileLinear(draws[m], 2.5);
+            c.difference.hi = percentileLinear(draws[m], 97.5);
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::string comparisonTableText(const std::vector<CodebookComparison>& cs,
+                                const std::string& referenceName, const std::string& otherName) {
+    std::ostringstream o;
+    o << otherName << " - " << referenceName << " (paired per video; positive favours "
+      << referenceName << ")\n";
+    for (const auto& c : cs) {
+        o << std::left << std::setw(8) << c.name << std::setw(14) << std::setprecision(6)
+          << c.reference << std::setw(14) << c.other << std::fixed << std::setprecision(3)
+          << c.difference.value * 1e3 << " [" << c.difference.lo * 1e3 << ", "
+          << c.difference.hi * 1e3 << "] x1e-3, " << c.positiveVideos << " video(s) positive\n"
+          << std::defaultfloat;
+    }
+    return o.str();
+}
+
+std::string comparisonCsv(const std::vector<CodebookComparison>& cs) {
+    std::ostringstream o;
+    o << std::setprecision(12) << "metric,reference,other,difference,ci_lo,ci_hi,positive_videos\n";
+    for (const auto& c : cs) {
+        o << c.name << "," << c.reference << "," << c.other << "," << c.difference.value << ","
+          << c.difference.lo << "," << c.difference.hi << "," << c.positiveVideos << "\n";
+    }
+    return o.str();
+}
+
 std::string stressTableText(const StressResult& r) {
     std::ostringstream o;
     o << "stress diagnostic: " << r.videos << " video(s), " << r.tokens << " tokens, K "

@@ -45,6 +45,25 @@ struct StressResult {
 StressResult stressDiagnostic(const at::Tensor& codebook, const std::vector<at::Tensor>& videos,
                               const StressOptions& options = {}, Progress* progress = nullptr);
 
+/// Two learned codebooks on the same videos (the paper's Hard-Lloyd − Full): per metric,
+/// other − reference paired per video, with a bootstrap over videos (SplitMix64 from
+/// `bootstrapSeed`); positiveVideos counts videos where `other` is worse.
+struct CodebookComparison {
+    std::string name;  ///< metric
+    double reference = 0, other = 0;
+    Estimate difference;
+    std::int64_t positiveVideos = 0;
+};
+std::vector<CodebookComparison> compareCodebooks(const at::Tensor& reference,
+                                                 const at::Tensor& other,
+                                                 const std::vector<at::Tensor>& videos,
+                                                 std::int64_t bootstrap = 5000,
+                                                 std::uint64_t bootstrapSeed = 20260811);
+std::string comparisonTableText(const std::vector<CodebookComparison>& c,
+                                const std::string& referenceName, const std::string& otherName);
+/// metric,reference,other,difference,ci_lo,ci_hi,positive_videos
+std::string comparisonCsv(const std::vector<CodebookComparison>& c);
+
 std::string stressTableText(const StressResult& r);
 /// metric,learned,random,difference,ci_lo,ci_hi,positive_videos,videos,reduction_pct
 std::string stressCsv(const StressResult& r);

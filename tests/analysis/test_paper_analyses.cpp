@@ -113,6 +113,33 @@ class TestPaperAnalyses : public QObject {
                                  stressDiagnostic(at::randn({7, 4}, at::kDouble), s.videos, o));
     }
 
+    void learnedCodebooksComparedPaired() {
+        Synthetic s = synthetic(5, 3, 8, 5, 6, 4);
+        at::Tensor other = at::randn({9, 5}, at::kDouble);
+        std::string in =
+            writeInput(s, {{"other", other}, {"params", at::tensor({200L, 20260811L}, at::kLong)}});
+        std::string out = test::tempDir() + "/compare.json";
+        auto r = test::runPython("analysis_paper.py", {"compare", QString::fromStdString(in),
+                                                       QString::fromStdString(out)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        auto want = nlohmann::json::parse(slurp(out));
+        auto got = compareCodebooks(s.codebook, other, s.videos, 200, 20260811);
+        QCOMPARE(got.size(), std::size_t(5));
+        for (std::size_t m = 0; m < 5; ++m) {
+            QCOMPARE(got[m].name, want[m]["name"].get<std::string>());
+            QVERIFY(near(got[m].reference, want[m]["reference"].get<double>()));
+            QVERIFY(near(got[m].other, want[m]["other"].get<double>()));
+            QVERIFY(near(got[m].difference.value, want[m]["diff"].get<double>()));
+            QVERIFY(near(got[m].difference.lo, want[m]["lo"].get<double>()));
+            QVERIFY(near(got[m].difference.hi, want[m]["hi"].get<double>()));
+            QCOMPARE(got[m].positiveVideos, want[m]["positive"].get<std::int64_t>());
+        }
+        // A codebook compared with itself: no difference.
+        for (const auto& c : compareCodebooks(s.codebook, s.codebook, s.videos, 50, 1)) {
+            QVERIFY(near(c.difference.value, 0.0) && c.positiveVideos == 0);
+        }
+    }
+
     void supportOriginMatchesNumpy() {
         Synthetic s = synthetic(7, 4, 9, 5, 12, 2);  // odd count: one video stays unpaired
         SupportOriginOptions o;
@@ -226,14 +253,18 @@ class TestPaperAnalyses : public QObject {
             features << "--features" << QString::fromStdString(path);
         }
         const QString dir = QString::fromStdString(test::tempDir());
-        auto st = test::runCli(QStringList{"analyze", "stress", "--codebook",
-                                           QString::fromStdString(cb), "--random-codebooks", "2",
-                                           "--bootstrap", "100", "--csv", dir + "/stress"}
-                               << features);
+        auto st =
+            test::runCli(QStringList{"analyze", "stress", "--codebook", QString::fromStdString(cb),
+                                     "--codebook", QString::fromStdString(cb), "--random-codebooks",
+                                     "2", "--bootstrap", "100", "--csv", dir + "/stress"}
+                         << features);
         QVERIFY2(st.exitCode == 0, qPrintable(st.err));
         QVERIFY(st.out.contains("R95"));
         QVERIFY(slurp((dir + "/stress.csv").toStdString()).find("R95,") != std::string::npos);
         QVERIFY(QFile::exists(dir + "/stress_videos.csv"));
+        QVERIFY(QFile::exists(dir + "/stress_1.csv"));
+        QVERIFY(slurp((dir + "/stress_vs_first_1.csv").toStdString()).find("R95,") !=
+                std::string::npos);
         auto so = test::runCli(QStringList{"analyze", "support-origin", "--codebook",
                                            QString::fromStdString(cb), "--budgets", "2,4",
                                            "--bootstrap", "100", "--csv", dir + "/so.csv"}

@@ -4,6 +4,7 @@ percentiles, SplitMix64 resampling streams as documented in the C++ headers.
 
 stress IN.safetensors OUT.json    IN: codebook [K,D], v0..v{V-1} [T,P,D],
                                   params = (n_random, random_seed, bootstrap, boot_seed)
+compare IN.safetensors OUT.json   IN: codebook, other [K2,D], v0.., params = (bootstrap, seed)
 support IN.safetensors OUT.json   IN: codebook, v0.., budgets [nB],
                                   params = (bootstrap, boot_seed)
 breakeven RESULTS.jsonl OFFLINE OUT.json
@@ -90,6 +91,30 @@ def stress(inp, out):
                     "lo": np.percentile(draws[:, m], 2.5), "hi": np.percentile(draws[:, m], 97.5),
                     "positive": int((rand_mean[:, m] - learned[:, m] > 0).sum())})
     json.dump({"metrics": res}, open(out, "w"))
+
+
+def compare(inp, out):
+    d = load_file(inp)
+    A, B = d["codebook"].astype(np.float64), d["other"].astype(np.float64)
+    D = A.shape[1]
+    boot, bseed = [int(x) for x in d["params"]]
+    xs = [unit(v.reshape(-1, D)) for v in videos_of(d)]
+    a = np.array([stats(x, unit(A)) for x in xs])
+    b = np.array([stats(x, unit(B)) for x in xs])
+    V = len(xs)
+    rng = SplitMix(bseed)
+    draws = []
+    for _ in range(boot):
+        pick = [rng.below(V) for _ in range(V)]
+        draws.append((b - a)[pick].mean(0))
+    draws = np.array(draws)
+    res = []
+    for m, name in enumerate(["mean", "R50", "R90", "R95", "R99"]):
+        res.append({"name": name, "reference": a[:, m].mean(), "other": b[:, m].mean(),
+                    "diff": (b - a)[:, m].mean(), "lo": np.percentile(draws[:, m], 2.5),
+                    "hi": np.percentile(draws[:, m], 97.5),
+                    "positive": int(((b - a)[:, m] > 0).sum())})
+    json.dump(res, open(out, "w"))
 
 
 def support(inp, out):
@@ -191,6 +216,8 @@ def breakeven(results, offline, out):
 if __name__ == "__main__":
     if sys.argv[1] == "stress":
         stress(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "compare":
+        compare(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "support":
         support(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "breakeven":
