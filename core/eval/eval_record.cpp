@@ -47,6 +47,7 @@ std::string EvalRecord::toJsonLine() const {
     j["prefill_flops"] = prefillFlops;
     j["seconds"] = seconds;
     j["reused_encoding"] = reusedEncoding;
+    j["config"] = config;
     // Invalid UTF-8 from a cut generation must not abort the run.
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -76,6 +77,7 @@ EvalRecord EvalRecord::fromJsonLine(const std::string& text, const std::string& 
         r.prefillFlops = j.value("prefill_flops", 0.0);
         r.seconds = j.value("seconds", std::map<std::string, double>{});
         r.reusedEncoding = j.value("reused_encoding", false);
+        r.config = j.value("config", "");
         return r;
     } catch (const nlohmann::json::exception& e) {
         fail("malformed evaluation record", file, where, "a results line of `once eval`", e.what());

@@ -24,6 +24,9 @@ struct EvalRecord {
     /// compress, prefill, generate; "e2e" is their sum (the paper's end-to-end latency).
     std::map<std::string, double> seconds;
     bool reusedEncoding = false;  ///< the video's features came from an earlier record
+    /// Model folder, frame sampling, pool stride, dtype and device of the run: a results file
+    /// resumes only under the same configuration (see runner.h).
+    std::string config;
 
     /// The resume key: benchmark, question, method with parameters, budget.
     std::string key() const;

@@ -16,7 +16,8 @@ struct Job {
     std::int64_t budget = 0;
 };
 
-EvalRecord skeleton(const Benchmark& b, const EvalQuestion& q, const Job& j, std::uint64_t seed) {
+EvalRecord skeleton(const Benchmark& b, const EvalQuestion& q, const Job& j, std::uint64_t seed,
+                    const std::string& config) {
     EvalRecord r;
     r.benchmark = b.name;
     r.questionId = q.id;
@@ -27,10 +28,17 @@ EvalRecord skeleton(const Benchmark& b, const EvalQuestion& q, const Job& j, std
     r.budget = j.budget;
     r.seed = j.method == "dense" ? 0 : seed;
     r.answer = optionLetter(q.answer);
+    r.config = config;
     return r;
 }
 
 }  // namespace
+
+std::string evalConfig(const SessionOptions& s) {
+    return "model=" + s.modelDir + ";sampling=" + s.sampling +
+           ";pool_stride=" + std::to_string(s.poolStride) + ";dtype=" + s.dtype +
+           ";device=" + s.device;
+}
 
 EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& o, Progress* progress) {
     if (o.output.empty()) {
@@ -71,8 +79,13 @@ EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& o, Progress*
         }
         questions.push_back(&q);
     }
+    const std::string config = evalConfig(o.session);
     std::set<std::string> done;
     for (const auto& r : readResults(o.output)) {
+        if (r.config != config) {
+            fail("the results file was written under another configuration; use another output",
+                 o.output, "config", config, r.config);
+        }
         done.insert(r.key());
     }
     // Work grouped by video in first-appearance order, so each video is encoded once.
@@ -82,7 +95,7 @@ EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& o, Progress*
     sum.questions = std::int64_t(questions.size());
     for (const auto* q : questions) {
         for (const auto& j : jobs) {
-            if (done.count(skeleton(b, *q, j, o.seed).key())) {
+            if (done.count(skeleton(b, *q, j, o.seed, config).key())) {
                 ++sum.skipped;
                 continue;
             }
@@ -131,7 +144,7 @@ EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& o, Progress*
             ao.seed = o.seed;
             ao.maxNewTokens = b.maxNewTokens;
             AskReport rep = session.ask(q->prompt, ao, progress);
-            EvalRecord r = skeleton(b, *q, j, o.seed);
+            EvalRecord r = skeleton(b, *q, j, o.seed, config);
             r.prediction = rep.answer;
             r.parsed = b.parse(rep.answer, *q);
             r.correct = r.parsed == r.answer;

@@ -33,13 +33,18 @@ struct EvalOptions {
     std::function<void(const EvalRecord&)> onRecord;  ///< after each appended record
 };
 
+/// "model=…;sampling=…;pool_stride=…;dtype=…;device=…", stored in every record.
+std::string evalConfig(const SessionOptions& session);
+
 struct EvalRunSummary {
     std::int64_t questions = 0;  ///< after --limit
     std::int64_t written = 0, skipped = 0;
 };
 
 /// Throws OnceError for a missing video (naming it), an unknown method or bad parameters
-/// (checked before any work), and Cancelled when `progress` is cancelled (whole records only).
+/// (checked before any work), an output file written under another configuration (model
+/// folder, sampling, pool stride, dtype, device: its records would not be comparable), and
+/// Cancelled when `progress` is cancelled (whole records only).
 EvalRunSummary runEvaluation(const Benchmark& benchmark, const EvalOptions& options,
                              Progress* progress = nullptr);
 

@@ -372,6 +372,17 @@ class TestEvalHarness : public QObject {
         auto m = test::runCli(missing);
         QCOMPARE(m.exitCode, 1);
         QVERIFY2(m.err.contains("a.mp4"), qPrintable(m.err));
+        // A results file resumes only under the configuration it was written with.
+        const QString cfg = dir + "/cfg.jsonl";
+        auto first = test::runCli(evalArgs(b, cfg) << "--limit"
+                                                   << "1");
+        QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+        QStringList other = evalArgs(b, cfg);
+        other[other.indexOf("uniform:4")] = "uniform:2";
+        auto mixed = test::runCli(other);
+        QCOMPARE(mixed.exitCode, 1);
+        QVERIFY2(mixed.err.contains("another configuration") && mixed.err.contains("uniform:2"),
+                 qPrintable(mixed.err));
         auto u = test::runCli({"eval", "--benchmark", "mvbench"});
         QCOMPARE(u.exitCode, 2);
     }
