@@ -179,8 +179,9 @@ class TestEvalHarness : public QObject {
             QCOMPARE(mvbenchProcess(c), want["mvbench"][i].get<std::string>());
             QCOMPARE(egoschemaParse(c, opts), want["egoschema"][i].get<std::string>());
             QCOMPARE(videommeParse(c), want["videomme"][i].get<std::string>());
-            QCOMPARE(longVideoBenchParse(c, 4, "q" + std::to_string(i)),
-                     want["longvideobench"][i].get<std::string>());
+            std::string id = "q";  // built by += (GCC 12 warns on `"q" + std::string&&`)
+            id += std::to_string(i);
+            QCOMPARE(longVideoBenchParse(c, 4, id), want["longvideobench"][i].get<std::string>());
         }
     }
 
