@@ -1,6 +1,7 @@
 // Times our ONCE compression on a features/codebook pair written by bench_compress.py and prints
-// JSON: the same-shape GEMM (the floor), step 1 alone, the full path, and a re-budget from the
-// cached assignment. bench_compress.py turns these into ratios against the peers it times in
+// JSON, for the exact F32 precision and the paper's BF16 production order: the same-shape GEMM
+// in that precision (the floor), step 1 alone, the full path, and a new budget from the cached
+// assignment. bench_compress.py turns these into ratios against the peers it times in
 // the same run.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -30,12 +31,13 @@ double bestOf(int reps, F&& f) {
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::cerr << "usage: bench_compress DATA.safetensors BUDGET [REPS]\n";
+        std::cerr << "usage: bench_compress DATA.safetensors BUDGET [REPS] [TOP_L]\n";
         return 2;
     }
     const std::string path = argv[1];
     const std::int64_t budget = std::stoll(argv[2]);
     const int reps = argc > 3 ? std::stoi(argv[3]) : 3;
+    const int topL = argc > 4 ? std::stoi(argv[4]) : AssignOptions{}.topL;
     auto file = SafetensorsFile::open(path);
     at::Tensor x = loadTensor(file, "features").clone();
     Codebook cb = Codebook::fromTensor(loadTensor(file, "codebook"));
@@ -50,14 +52,33 @@ int main(int argc, char** argv) {
     j["K"] = cb.size();
     j["D"] = cb.dim();
     j["dtype"] = std::string(c10::toString(x.scalar_type()));
-    j["gemm"] = bestOf(reps, [&] { at::mm(xf, cnT); });
-    Assignment cached;
-    j["assign"] = bestOf(reps, [&] { cached = assignTokens(x, cb); });
-    CompressionResult r;
-    j["full"] = bestOf(reps, [&] { r = compressOnce(x, cb, o); });
-    j["rebudget"] = bestOf(std::max(reps, 5), [&] { r = compressAssigned(x, cached, cb, o); });
-    j["M"] = r.numOutputs;
-    j["fallback_tokens"] = r.fallbackTokens;
+    j["top_l"] = topL;
+    // Each precision against the same-shape product in that precision (the floor).
+    for (const std::string precision : {"float32", "bfloat16"}) {
+        const auto type = precision == "bfloat16" ? at::kBFloat16 : at::kFloat;
+        const at::Tensor xa = xf.to(type), ca = cnT.to(type);
+        AssignOptions ao;
+        ao.precision = precision;
+        ao.topL = topL;
+        nlohmann::json p;
+        p["gemm"] = bestOf(reps, [&] { at::mm(xa, ca); });
+        Assignment cached;
+        p["assign"] = bestOf(reps, [&] { cached = assignTokens(x, cb, ao); });
+        CompressionResult r;
+        p["full"] = bestOf(reps, [&] { r = compressOnce(x, cb, o, ao); });
+        // A new budget from the cached assignment (the slider's path).
+        CompressOptions other = o;
+        other.budget = budget / 2;
+        CompressionResult rb;
+        p["rebudget"] =
+            bestOf(std::max(reps, 5), [&] { rb = compressAssigned(x, cached, cb, other); });
+        p["rebudget_parts"] = {{"select", rb.seconds.select},
+                               {"reassign", rb.seconds.reassign},
+                               {"pool", rb.seconds.pool}};
+        p["M"] = r.numOutputs;
+        p["fallback_tokens"] = r.fallbackTokens;
+        j[precision] = p;
+    }
     std::cout << j.dump() << std::endl;
     return 0;
 }

@@ -18,10 +18,11 @@ class AssignBackend {
     virtual std::string name() const = 0;
     /// True when this backend can run here (a GPU backend checks for a device).
     virtual bool available() const = 0;
-    /// X [N, D] (any float dtype), codebook normalised rows Cn [K, D] float32.
-    /// Fills topIds/topScores [N, L] and counts [K] of `out`.
-    virtual void assign(const at::Tensor& x, const at::Tensor& normalizedCodebook, int topL,
-                        int tileRows, Assignment& out, Progress* progress) const = 0;
+    /// X [N, D] (any float dtype), codebook normalised rows Cn [K, D] float32; options give
+    /// L, the tile size and the precision. Fills topIds/topScores [N, L] and counts [K] of `out`.
+    virtual void assign(const at::Tensor& x, const at::Tensor& normalizedCodebook,
+                        const AssignOptions& options, Assignment& out,
+                        Progress* progress) const = 0;
 };
 
 using AssignBackendFactory = std::function<std::unique_ptr<AssignBackend>()>;

@@ -49,6 +49,14 @@ Assignment assignTokens(const at::Tensor& features, const Codebook& codebook,
         fail("features hold NaN or Inf", {}, "features token " + std::to_string(bad),
              "finite values", "NaN/Inf");
     }
+    if (options.precision != "float32" && options.precision != "bfloat16") {
+        fail("unknown assignment precision", {}, "precision", "float32 or bfloat16",
+             options.precision);
+    }
+    if (options.tileRows < 1) {
+        fail("tile rows must be positive", {}, "tileRows", ">= 1",
+             std::to_string(options.tileRows));
+    }
     Assignment a;
     a.numTokens = x.size(0);
     a.numFrames = features.dim() == 3 ? features.size(0) : 1;
@@ -56,7 +64,12 @@ Assignment assignTokens(const at::Tensor& features, const Codebook& codebook,
     a.codebookSize = codebook.size();
     auto backend = makeAssignBackend(options.device);
     a.backend = backend->name();
-    backend->assign(x, codebook.normalized(), options.topL, options.tileRows, a, progress);
+    backend->assign(x, codebook.normalized(), options, a, progress);
+    a.precision = options.precision;
+    const at::Tensor xc = x.device().is_cpu() ? x : x.cpu();
+    a.codewordSums =
+        at::zeros({a.codebookSize, xc.size(1)}, at::kFloat)
+            .index_add_(0, a.topIds.select(1, 0).to(at::kLong).cpu(), xc.to(at::kFloat));
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return a;
 }

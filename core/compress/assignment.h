@@ -24,8 +24,13 @@ struct Assignment {
     at::Tensor topScores;
     /// [K] int64: n_k, number of tokens whose k̂ᵢ = k.
     at::Tensor counts;
-    double seconds = 0;   ///< wall time of the assignment
-    std::string backend;  ///< "cpu", "cuda", …
+    /// [K, D] float32: Σ xᵢ over the tokens with k̂ᵢ = k. Under the full rule a selected
+    /// codeword keeps all of its k̂ tokens, so pooling for a new budget only has to add the
+    /// tokens that move instead of reading every feature again.
+    at::Tensor codewordSums;
+    std::string precision = "float32";  ///< of the similarity scores (AssignOptions::precision)
+    double seconds = 0;                 ///< wall time of the assignment
+    std::string backend;                ///< "cpu", "cuda", …
     std::int64_t listSize() const { return topIds.defined() ? topIds.size(1) : 0; }
 };
 
@@ -33,7 +38,14 @@ struct AssignOptions {
     /// Length L of the per-token codeword list kept for re-budgeting.
     int topL = 8;
     /// Rows per tile of the similarity matrix: the N×K matrix only ever exists tile by tile.
-    int tileRows = 256;
+    /// Large enough that the GEMM's packing of the codebook is paid rarely (2048 × K=8192 F32
+    /// scores = 64 MiB); the scan of a tile runs on all cores while it is fresh.
+    int tileRows = 2048;
+    /// "float32": normalised operands and scores in F32 (exact; the default).
+    /// "bfloat16": the paper's production order (cast to BF16, normalise, multiply): BF16
+    /// operands, F32 accumulation, BF16 scores; ties from the coarser scores go to the lower
+    /// index. Several times faster on CPUs with AMX or AVX512-BF16 (docs/performance.md).
+    std::string precision = "float32";
     /// "cpu", "cuda" or "auto" (cuda when a GPU backend is built in and a GPU is present).
     std::string device = "auto";
 };

@@ -223,7 +223,9 @@ CompressionResult compressAssigned(const at::Tensor& features, const Assignment&
     auto t1 = Clock::now();
     const std::int64_t m = std::int64_t(g.codeword.size());
     at::Tensor means, sizes;
-    poolGroups(x, g.tokens.groupOfToken, m, means, sizes);
+    if (!poolFromCodewordSums(x, assignment, g.codeword, g.tokens.groupOfToken, means, sizes)) {
+        poolGroups(x, g.tokens.groupOfToken, m, means, sizes);
+    }
     r.codewordIds = toTensor(g.codeword);
     r.groupSizes = sizes;
     r.groupOfToken = toTensor(g.tokens.groupOfToken);

@@ -45,4 +45,46 @@ at::Tensor rowCosine(const at::Tensor& a, const at::Tensor& b) {
     return (af * bf).sum(1) / (af.norm(2, 1).clamp_min(1e-12) * bf.norm(2, 1).clamp_min(1e-12));
 }
 
+bool poolFromCodewordSums(const at::Tensor& x, const Assignment& a,
+                          const std::vector<std::int64_t>& codeword,
+                          const std::vector<std::int64_t>& group, at::Tensor& means,
+                          at::Tensor& sizes) {
+    const std::int64_t n = a.numTokens, m = std::int64_t(codeword.size());
+    if (!a.codewordSums.defined() || a.codewordSums.size(0) != a.codebookSize ||
+        a.codewordSums.size(1) != x.size(1) || std::int64_t(group.size()) != n) {
+        return false;
+    }
+    std::vector<std::int64_t> groupOfCode(std::size_t(a.codebookSize), -1);
+    for (std::int64_t g = 0; g < m; ++g) {
+        groupOfCode[std::size_t(codeword[std::size_t(g)])] = g;
+    }
+    const std::int32_t* ids = a.topIds.data_ptr<std::int32_t>();
+    const std::int64_t l = a.listSize();
+    std::vector<std::int64_t> moved, target;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const std::int64_t home = groupOfCode[std::size_t(ids[i * l])];
+        const std::int64_t g = group[std::size_t(i)];
+        if (home >= 0) {
+            if (g != home) {
+                return false;  // not the full rule: a token left its own codeword's group
+            }
+        } else if (g >= 0) {
+            moved.push_back(i);
+            target.push_back(g);
+        }
+    }
+    at::Tensor codes = at::from_blob(const_cast<std::int64_t*>(codeword.data()), {m}, at::kLong);
+    at::Tensor sums = a.codewordSums.index_select(0, codes);
+    at::Tensor counts = a.counts.index_select(0, codes).clone();
+    if (!moved.empty()) {
+        at::Tensor rows = at::from_blob(moved.data(), {std::int64_t(moved.size())}, at::kLong);
+        at::Tensor to = at::from_blob(target.data(), {std::int64_t(target.size())}, at::kLong);
+        sums.index_add_(0, to, x.index_select(0, rows).to(at::kFloat));
+        counts.index_add_(0, to, at::ones({std::int64_t(target.size())}, at::kLong));
+    }
+    means = sums / counts.clamp_min(1).unsqueeze(1).to(at::kFloat);
+    sizes = counts;
+    return true;
+}
+
 }  // namespace once

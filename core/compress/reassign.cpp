@@ -40,7 +40,11 @@ void reassignTokens(const at::Tensor& x, const at::Tensor& cn, const Assignment&
     const at::Tensor sel = at::from_blob(const_cast<std::int32_t*>(selected.data()),
                                          {std::int64_t(selected.size())}, at::kInt)
                                .to(at::kLong);
-    const at::Tensor cnSelT = cn.index_select(0, sel).t().contiguous();
+    // The same precision as the first assignment, so that a token's rule does not depend on
+    // whether its list happened to hold a selected codeword.
+    const bool bf16 = a.precision == "bfloat16";
+    const at::Tensor cnSelT =
+        cn.index_select(0, sel).to(bf16 ? at::kBFloat16 : at::kFloat).t().contiguous();
     const std::int64_t s = std::int64_t(selected.size());
     constexpr std::int64_t kTile = 256;
     const std::int64_t m = std::int64_t(misses.size());
@@ -50,7 +54,8 @@ void reassignTokens(const at::Tensor& x, const at::Tensor& cn, const Assignment&
             at::Tensor rows = at::from_blob(misses.data() + r0, {r1 - r0}, at::kLong);
             at::Tensor xf = x.index_select(0, rows).to(at::kFloat);
             at::Tensor xn = xf / xf.norm(2, 1, true).clamp_min(1e-12);
-            at::Tensor sc = at::mm(xn, cnSelT).contiguous();
+            at::Tensor sc = bf16 ? at::mm(xn.to(at::kBFloat16), cnSelT).to(at::kFloat)
+                                 : at::mm(xn, cnSelT).contiguous();
             const float* sp = sc.data_ptr<float>();
             for (std::int64_t r = r0; r < r1; ++r) {
                 const float* row = sp + (r - r0) * s;
