@@ -5,1299 +5,1378 @@
     <name>QObject</name>
     <message>
         <source>%1: unsupported image format (use .png, .svg or .pdf)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1: the image could not be written</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>ONCE Studio: video-token compression with a global codebook</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Load the embedded demo.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Load the demo, save the window to FILE and quit.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Interface language for this run (en, zh_CN).</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Videos, feature files, codebooks or model folders.</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::BudgetLatencyChart</name>
     <message>
         <source>Budget vs latency</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Measure Sweep</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Re-compress this video at budgets 1, 2, 4, … K and time each stage</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Token budget B</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Time (ms)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Prefill TFLOPs (%1)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Press Measure Sweep to time re-compression over budgets.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>ONCE compression (select + reassign + pool)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Assignment, once per video (%1 ms)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Dense: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>prefill</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>end to end</source>
-        <translation />
-    </message>
-    <message>
-        <source>Prefill FLOPs, ONCE</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Prefill FLOPs, Dense (N = %1)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>No model loaded: FLOPs use %1's dimensions, and prefill and end-to-end times are not measured.</source>
-        <translation />
+        <source>No model loaded: FLOPs use %1&apos;s dimensions, and prefill and end-to-end times are not measured.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 compression</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Preparation, once per video (%1 ms)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Prefill FLOPs, %1</source>
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::BudgetPanel</name>
     <message>
-        <source>Full (the paper's rule)</source>
-        <translation />
+        <source>Full (the paper&apos;s rule)</source>
+        <translation></translation>
     </message>
     <message>
         <source>No reassignment (drop unselected)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Fixed random codewords</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Frame-wise selection</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Random grouping</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Codeword output</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Medoid output</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Token budget (log scale)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Token budget B on a log scale from 1 to K</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Token budget</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Variant</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Budget B:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Variant:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Groups M:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Coverage:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Tokens to the LLM:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Compression:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Time:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 of %2 used codewords</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 % of %2 tokens</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 → %2 tokens (%3×)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 ms (select %2, reassign %3, pool %4)</source>
-        <translation />
+        <translation></translation>
+    </message>
+    <message>
+        <source>Needs a codebook.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Works on the video alone (no codebook).</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Follows: %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Compression method</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>ONCE or a peer baseline, compared at the same budget</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Method:</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>ONCE needs a codebook: open one (File ▸ Open Codebook…) or train one in the Trainer. The peer methods above work on the video alone.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 output tokens (budget %2)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 ms (prepared once per video in %2 ms)</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Token budget B on a log scale from 1 to N (the video&apos;s tokens)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>once::studio::ChartWidget</name>
     <message>
         <source>Export &amp;Image…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Save the chart as PNG, SVG or PDF</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Export &amp;Data…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>Save the chart's data as CSV</source>
-        <translation />
+        <source>Save the chart&apos;s data as CSV</source>
+        <translation></translation>
     </message>
     <message>
         <source>Export Chart Image</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Export failed</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Export Chart Data</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>CSV table (*.csv)</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::ChartsPanel</name>
     <message>
         <source>Code usage</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Residuals</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Budget vs latency</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Per-task accuracy</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open Evaluation Results</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Evaluation results (*.csv *.json);;All files (*)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cannot open evaluation results</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::FrameOverlayView</name>
     <message>
         <source>Frame with codeword groups</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open a video or load the demo (File ▸ Load Demo) to see how ONCE groups its tokens.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Frame %1 of %2 · %3 s</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>no codebook: open one to see the groups</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>group #%1 (codeword %2): %3 patches in this frame</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Frame %1, patch (%2, %3)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Dropped: its nearest codeword %1 is not selected</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Group rank %1 · codeword %2 · %3 tokens</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cosine residual %1</source>
-        <translation />
+        <translation></translation>
+    </message>
+    <message>
+        <source>group #%1: %2 patches in this frame</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Dropped: in no output token</source>
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::FrameStrip</name>
     <message>
         <source>Sampled frames</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::MainWindow</name>
     <message>
         <source>Ready. File ▸ Load Demo shows everything at once.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Opened %1: %2 frames × %3 patches × %4 dims (%5)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Codebook %1: K = %2, D = %3</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Model folder %1 (%2)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Assigned %1 tokens to their nearest codewords in %2 ms (%3)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Training failed</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Budget</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Playback</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Charts</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Question</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Trainer</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Messages</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Open Video…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open &amp;Feature File…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open &amp;Codebook…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open &amp;Model Folder…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open &amp;Evaluation Results…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Load &amp;Demo</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Export Chart &amp;Image…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Export Chart &amp;Data…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Edit</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Preferences…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Next Frame</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Previous Frame</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>C&amp;lear Group Selection</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Reset Layout</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Full Screen</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Compression</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Double Budget</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Halve Budget</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Measure Budget Sweep</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Cancel Running Work</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;About ONCE Studio</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>About &amp;Qt</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open Video</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Videos (*.mp4 *.mkv *.avi *.mov *.webm *.mpg *.mpeg *.ogv *.m4v);;All files (*)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open Feature File</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Feature files (*.safetensors);;All files (*)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open Codebook</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Codebooks (*.safetensors *.npy *.pt *.pth *.bin);;All files (*)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open Model Folder</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The new language applies when ONCE Studio restarts.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>About ONCE Studio</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;h3&gt;ONCE Studio %1&lt;/h3&gt;&lt;p&gt;Video-token compression with a global codebook: every visual token is assigned to its nearest codeword, the B most used codewords are kept, tokens are reassigned among them and each group is mean-pooled.&lt;/p&gt;&lt;p&gt;See what compression does to a video, ask questions at a chosen budget, and train codebooks for your own backbone.&lt;/p&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
     <message>
         <source>Overlay opacity</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Group colour</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Group mean colour</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Overlay colours</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>O&amp;utlines</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Opacity:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Click a patch to highlight its group in all frames; hatched patches were dropped.</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::QuestionPanel</name>
     <message>
         <source>Ask about the video, e.g. “What happens after the door opens?”</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Question</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Ask</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Stop</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Compare with &amp;Dense</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Also answer from all visual tokens, as the reference</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>max </source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source> tokens</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;b&gt;Dense&lt;/b&gt;</source>
-        <translation />
-    </message>
-    <message>
-        <source>&lt;b&gt;ONCE&lt;/b&gt;</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Dense</source>
-        <translation />
-    </message>
-    <message>
-        <source>ONCE</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The question could not be answered: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Answering needs a model folder (File ▸ Open Model Folder…), such as a LLaVA-OneVision checkpoint. The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open a video to ask about it.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>No codebook file is loaded: only the Dense answer is available.</source>
-        <translation />
-    </message>
-    <message>
-        <source>&lt;b&gt;ONCE&lt;/b&gt;, B = %1</source>
-        <translation />
-    </message>
-    <message>
-        <source>&lt;b&gt;ONCE&lt;/b&gt;: no codebook file</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Answering</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;b&gt;Dense&lt;/b&gt;, %1 visual tokens</source>
-        <translation />
-    </message>
-    <message>
-        <source>&lt;b&gt;ONCE&lt;/b&gt;, B = %1, %2 visual tokens</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 time</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 ms (cached)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Visual tokens (content + layout)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Source tokens N</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>LLM input length</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Prefill TFLOPs</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&lt;b&gt;Dense&lt;/b&gt;: not asked</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Total time</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Generated tokens</source>
-        <translation />
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, B = %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: no codebook file</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, B = %2, %3 visual tokens</source>
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::RecentFilesMenu</name>
     <message>
         <source>Open &amp;Recent</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Clear List</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::ResidualChart</name>
     <message>
         <source>Cosine residual distribution</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>This video, nearest of all K codewords</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>This video, after reassignment at B = %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cosine residual 1 − cos(x, c)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Density</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source> corpus</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>No assignment yet: open a video and a codebook.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>This video: %1.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The codebook file records no corpus residuals.</source>
-        <translation />
+        <translation></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::SessionBinder</name>
+    <message>
+        <source>computing the %1 groups…</source>
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::SettingsDialog</name>
     <message>
         <source>Settings</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>CPU</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>CUDA GPU</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Automatic (GPU when present)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>No CUDA device or no CUDA build of LibTorch</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>float32</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>float16</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>bfloat16</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Automatic</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>uniform:N (N evenly spaced frames), fps:F or fps:F:MIN:MAX, with an optional window @START-END in seconds</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>All patches (27×27, the paper)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>2×2 pooled (14×14, reference code default)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>System language</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Backbone:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Device:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>D&amp;ata type:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Threads:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Frame sampling:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Patch grid:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Language:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>A new language applies when ONCE Studio restarts.</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::StudioSession</name>
     <message>
         <source>Compression failed</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Budget sweep failed</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Opening %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cannot open video</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The codebook was unloaded because it does not fit the new video: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cannot open feature file</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cannot open codebook</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Checking model folder %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cannot open model folder</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cannot open file</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>%1: not a video, feature file, codebook or model folder (unknown file type "%2").</source>
-        <translation />
+        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
+        <translation></translation>
     </message>
     <message>
         <source>Cannot load the demo</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Loading the demo</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video's own features.</source>
-        <translation />
+        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
+        <translation></translation>
     </message>
     <message>
         <source>Assigning tokens</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cannot assign tokens</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Compressing</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Measuring the budget sweep</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>Videos opened from now on are encoded by the model folder's LLaVA-OneVision encoder (Preferences ▸ Backbone).</source>
-        <translation />
+        <source>Videos opened from now on are encoded by the model folder&apos;s LLaVA-OneVision encoder (Preferences ▸ Backbone).</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Spatial pooling</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Frame drop</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Unknown compression method</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Preparing %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Cannot prepare %1</source>
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::TaskRadarChart</name>
     <message>
         <source>Per-task accuracy</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Open Evaluation Results…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>No evaluation results loaded. Open a CSV (task,method,accuracy) or the evaluation harness's JSON to compare methods task by task.</source>
-        <translation />
+        <source>No evaluation results loaded. Open a CSV (task,method,accuracy) or the evaluation harness&apos;s JSON to compare methods task by task.</source>
+        <translation></translation>
     </message>
     <message>
         <source>%1 tasks, %2 methods, from %3.</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::TaskStatus</name>
     <message>
         <source>Cancel</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stop the running work</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cancelling…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 left</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::TrainerOptionsForm</name>
     <message>
         <source>Stage A: corpus sketch</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>no cap</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Record unreadable videos as failed and go on</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Timeline bins L:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Tokens per representative R:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Smallest sketch m_min:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Largest sketch m_max:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Lloyd rounds per bin:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Seed:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Representative cap:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Rows per shard:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stage B: codebook fit</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>off</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Codewords K:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Method:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Representative weights:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Long-tail exponent α:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Initialisation:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Initialisation candidates:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Initial Lloyd refinements:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Mini-batch:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Sinkhorn ε:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Sinkhorn normalisation steps:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Learning rate:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Weight decay:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Gradient-norm clip:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Commitment weight:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Code-usage weight:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Temperature start:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Temperature floor:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Temperature decay:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Epochs at most:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Patience:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Hard-Lloyd rounds:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stored dtype:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Restore &amp;Defaults</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
-        <source>The paper's settings (LLaVA-OneVision column of its configuration table)</source>
-        <translation />
+        <source>The paper&apos;s settings (LLaVA-OneVision column of its configuration table)</source>
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::TrainerPanel</name>
     <message>
         <source>corpus.jsonl or a folder of videos</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>folder for the Stage-A cache</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>codebook.safetensors</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Corpus:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Corpus manifest (*.jsonl);;All files (*)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Backbone:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stage-A c&amp;ache:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Output codebook:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Codebook (*.safetensors)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Train</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Cancel</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Open in &amp;Main View</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Load the finished codebook into the overlay and the charts</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stage A:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stage B:</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cancelled. Train again with the same cache folder to resume.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Failed: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Browse</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Folder…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Corpus Folder</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Choose Folder</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Save Codebook As</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Choose File</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>&amp;Resume</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Code-usage term</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Stage-B step</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Code usage</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Resuming from the Stage-A cache…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Training…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Training a codebook</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Finished: %1 (%2 codewords × %3, epoch %4 selected; %5 of %6 videos sketched, %7 failed).</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Cancelling…</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 left</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::UsageDecileChart</name>
     <message>
         <source>Code usage by equal-count deciles</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>This video</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>This video, leading fifth</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Codebook corpus</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Uniform (10 %)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Codeword decile (most used first)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Share of assignments (%)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>No assignment yet: open a video and a codebook.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>The codebook file records no corpus usage; only this video is shown.</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 <context>
     <name>once::studio::VideoPlayerPanel</name>
     <message>
         <source>Play or pause (Space)</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Play</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Mute</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Playback position</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>No video to play.</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>Playback is not available: %1</source>
-        <translation />
+        <translation></translation>
     </message>
     <message>
         <source>%1 cannot be played here (a frame folder or a feature file).</source>
-        <translation />
+        <translation></translation>
     </message>
 </context>
 </TS>

@@ -90,10 +90,6 @@
         <translation>端到端</translation>
     </message>
     <message>
-        <source>Prefill FLOPs, ONCE</source>
-        <translation>预填充 FLOPs，ONCE</translation>
-    </message>
-    <message>
         <source>Prefill FLOPs, Dense (N = %1)</source>
         <translation>预填充 FLOPs，稠密（N = %1）</translation>
     </message>
@@ -102,14 +98,26 @@
         <translation>每个预算取 3 次运行的中位数。FLOPs 除视觉令牌外还计入 %1 个布局令牌和 %2 个提示令牌。</translation>
     </message>
     <message>
-        <source>No model loaded: FLOPs use %1's dimensions, and prefill and end-to-end times are not measured.</source>
+        <source>No model loaded: FLOPs use %1&apos;s dimensions, and prefill and end-to-end times are not measured.</source>
         <translation>未加载模型：FLOPs 按 %1 的维度计算，不测量预填充和端到端时间。</translation>
+    </message>
+    <message>
+        <source>%1 compression</source>
+        <translation>%1 压缩</translation>
+    </message>
+    <message>
+        <source>Preparation, once per video (%1 ms)</source>
+        <translation>准备，每个视频一次（%1 ms）</translation>
+    </message>
+    <message>
+        <source>Prefill FLOPs, %1</source>
+        <translation>预填充 FLOPs，%1</translation>
     </message>
 </context>
 <context>
     <name>once::studio::BudgetPanel</name>
     <message>
-        <source>Full (the paper's rule)</source>
+        <source>Full (the paper&apos;s rule)</source>
         <translation>完整（论文中的规则）</translation>
     </message>
     <message>
@@ -196,6 +204,46 @@
         <source>%1 ms (select %2, reassign %3, pool %4)</source>
         <translation>%1 毫秒（选择 %2，重新分配 %3，池化 %4）</translation>
     </message>
+    <message>
+        <source>Needs a codebook.</source>
+        <translation>需要码本。</translation>
+    </message>
+    <message>
+        <source>Works on the video alone (no codebook).</source>
+        <translation>仅凭视频即可运行（无需码本）。</translation>
+    </message>
+    <message>
+        <source>Follows: %1</source>
+        <translation>依据：%1</translation>
+    </message>
+    <message>
+        <source>Compression method</source>
+        <translation>压缩方法</translation>
+    </message>
+    <message>
+        <source>ONCE or a peer baseline, compared at the same budget</source>
+        <translation>ONCE 或对比基线方法，在相同预算下比较</translation>
+    </message>
+    <message>
+        <source>&amp;Method:</source>
+        <translation>方法(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>ONCE needs a codebook: open one (File ▸ Open Codebook…) or train one in the Trainer. The peer methods above work on the video alone.</source>
+        <translation>ONCE 需要码本：请打开一个（文件 ▸ 打开码本…）或在训练器中训练一个。上面的对比方法仅凭视频即可运行。</translation>
+    </message>
+    <message>
+        <source>%1 output tokens (budget %2)</source>
+        <translation>%1 个输出令牌（预算 %2）</translation>
+    </message>
+    <message>
+        <source>%1 ms (prepared once per video in %2 ms)</source>
+        <translation>%1 ms（每个视频准备一次，用时 %2 ms）</translation>
+    </message>
+    <message>
+        <source>Token budget B on a log scale from 1 to N (the video&apos;s tokens)</source>
+        <translation>令牌预算 B，对数刻度，从 1 到 N（视频的令牌数）</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::ChartWidget</name>
@@ -212,7 +260,7 @@
         <translation>导出数据(&amp;D)…</translation>
     </message>
     <message>
-        <source>Save the chart's data as CSV</source>
+        <source>Save the chart&apos;s data as CSV</source>
         <translation>将图表数据保存为 CSV</translation>
     </message>
     <message>
@@ -304,6 +352,14 @@
     <message>
         <source>Cosine residual %1</source>
         <translation>余弦残差 %1</translation>
+    </message>
+    <message>
+        <source>group #%1: %2 patches in this frame</source>
+        <translation>第 %1 组：本帧中有 %2 个图块</translation>
+    </message>
+    <message>
+        <source>Dropped: in no output token</source>
+        <translation>已丢弃：不属于任何输出令牌</translation>
     </message>
 </context>
 <context>
@@ -578,16 +634,8 @@
         <translation>&lt;b&gt;稠密&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;ONCE&lt;/b&gt;</source>
-        <translation>&lt;b&gt;ONCE&lt;/b&gt;</translation>
-    </message>
-    <message>
         <source>Dense</source>
         <translation>稠密</translation>
-    </message>
-    <message>
-        <source>ONCE</source>
-        <translation>ONCE</translation>
     </message>
     <message>
         <source>The question could not be answered: %1</source>
@@ -606,24 +654,12 @@
         <translation>未加载码本文件：只能给出稠密回答。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;ONCE&lt;/b&gt;, B = %1</source>
-        <translation>&lt;b&gt;ONCE&lt;/b&gt;，B = %1</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;ONCE&lt;/b&gt;: no codebook file</source>
-        <translation>&lt;b&gt;ONCE&lt;/b&gt;：没有码本文件</translation>
-    </message>
-    <message>
         <source>Answering</source>
         <translation>正在回答</translation>
     </message>
     <message>
         <source>&lt;b&gt;Dense&lt;/b&gt;, %1 visual tokens</source>
         <translation>&lt;b&gt;稠密&lt;/b&gt;，%1 个视觉令牌</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;ONCE&lt;/b&gt;, B = %1, %2 visual tokens</source>
-        <translation>&lt;b&gt;ONCE&lt;/b&gt;，B = %1，%2 个视觉令牌</translation>
     </message>
     <message>
         <source>%1 time</source>
@@ -664,6 +700,18 @@
     <message>
         <source>Generated tokens</source>
         <translation>生成的令牌</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, B = %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，B = %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: no codebook file</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：没有码本文件</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, B = %2, %3 visual tokens</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，B = %2，%3 个视觉令牌</translation>
     </message>
 </context>
 <context>
@@ -714,6 +762,13 @@
     <message>
         <source>The codebook file records no corpus residuals.</source>
         <translation>码本文件未记录语料残差。</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::SessionBinder</name>
+    <message>
+        <source>computing the %1 groups…</source>
+        <translation>正在计算 %1 的分组…</translation>
     </message>
 </context>
 <context>
@@ -846,7 +901,7 @@
         <translation>无法打开文件</translation>
     </message>
     <message>
-        <source>%1: not a video, feature file, codebook or model folder (unknown file type "%2").</source>
+        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
         <translation>%1：不是视频、特征文件、码本或模型文件夹（未知文件类型“%2”）。</translation>
     </message>
     <message>
@@ -862,7 +917,7 @@
         <translation>正在加载演示</translation>
     </message>
     <message>
-        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video's own features.</source>
+        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
         <translation>未安装演示码本（demo_codebook.safetensors）：改用从演示视频自身特征中采样的 %1 个码字。</translation>
     </message>
     <message>
@@ -882,8 +937,32 @@
         <translation>正在测量预算扫描</translation>
     </message>
     <message>
-        <source>Videos opened from now on are encoded by the model folder's LLaVA-OneVision encoder (Preferences ▸ Backbone).</source>
+        <source>Videos opened from now on are encoded by the model folder&apos;s LLaVA-OneVision encoder (Preferences ▸ Backbone).</source>
         <translation>此后打开的视频将由模型文件夹中的 LLaVA-OneVision 编码器编码（首选项 ▸ 骨干网络）。</translation>
+    </message>
+    <message>
+        <source>Spatial pooling</source>
+        <translation>空间池化</translation>
+    </message>
+    <message>
+        <source>Frame drop</source>
+        <translation>丢帧</translation>
+    </message>
+    <message>
+        <source>Unknown compression method</source>
+        <translation>未知的压缩方法</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
+        <translation>“%1”不是压缩方法。已知方法：%2。</translation>
+    </message>
+    <message>
+        <source>Preparing %1</source>
+        <translation>正在准备 %1</translation>
+    </message>
+    <message>
+        <source>Cannot prepare %1</source>
+        <translation>无法准备 %1</translation>
     </message>
 </context>
 <context>
@@ -897,7 +976,7 @@
         <translation>打开评测结果(&amp;O)…</translation>
     </message>
     <message>
-        <source>No evaluation results loaded. Open a CSV (task,method,accuracy) or the evaluation harness's JSON to compare methods task by task.</source>
+        <source>No evaluation results loaded. Open a CSV (task,method,accuracy) or the evaluation harness&apos;s JSON to compare methods task by task.</source>
         <translation>未加载评测结果。打开 CSV（task,method,accuracy）或评测工具输出的 JSON，可逐任务比较各方法。</translation>
     </message>
     <message>
@@ -1083,7 +1162,7 @@
         <translation>恢复默认值(&amp;D)</translation>
     </message>
     <message>
-        <source>The paper's settings (LLaVA-OneVision column of its configuration table)</source>
+        <source>The paper&apos;s settings (LLaVA-OneVision column of its configuration table)</source>
         <translation>论文中的设置（其配置表中的 LLaVA-OneVision 一列）</translation>
     </message>
 </context>

@@ -6,6 +6,10 @@
 #include <QLabel>
 #include <QSlider>
 #include <QSpinBox>
+#include <limits>
+
+#include "compress/token_compressor.h"
+#include "session/studio_session.h"
 
 namespace once::studio {
 
@@ -30,6 +34,29 @@ QString BudgetPanel::variantTitle(once::Variant v) {
 }
 
 BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
+    methodBox_ = new QComboBox(this);
+    for (const QString& name : StudioSession::methods()) {
+        methodBox_->addItem(StudioSession::methodTitle(name), name);
+        QString tip;
+        try {
+            const once::CompressorInfo& info = once::compressorInfo(name.toStdString());
+            tip = QString::fromStdString(info.summary);
+            if (info.needsCodebook) {
+                tip += QLatin1Char('\n') + tr("Needs a codebook.");
+            } else {
+                tip += QLatin1Char('\n') + tr("Works on the video alone (no codebook).");
+            }
+            tip += QLatin1Char('\n') + tr("Follows: %1").arg(QString::fromStdString(info.source));
+        } catch (const std::exception&) {
+            // Not registered (a build without it): the name alone.
+        }
+        methodBox_->setItemData(methodBox_->count() - 1, tip, Qt::ToolTipRole);
+    }
+    methodBox_->setAccessibleName(tr("Compression method"));
+    methodBox_->setToolTip(tr("ONCE or a peer baseline, compared at the same budget"));
+    notice_ = new QLabel(this);
+    notice_->setWordWrap(true);
+    notice_->setVisible(false);
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setRange(0, LogScale::kSteps);
     slider_->setPageStep(LogScale::kSteps / 20);
@@ -59,6 +86,8 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     }
 
     auto* form = new QFormLayout(this);
+    form->addRow(tr("&Method:"), methodBox_);
+    form->addRow(notice_);
     form->addRow(tr("&Budget B:"), budgetRow);
     form->addRow(tr("&Variant:"), variantBox_);
     form->addRow(tr("Groups M:"), groups_);
@@ -72,6 +101,9 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     }
     if (auto* label = qobject_cast<QLabel*>(form->labelForField(variantBox_))) {
         label->setBuddy(variantBox_);
+    }
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(methodBox_))) {
+        label->setBuddy(methodBox_);
     }
 
     connect(slider_, &QSlider::valueChanged, this, [this](int position) {
@@ -89,17 +121,69 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
             emit variantChanged(variant());
         }
     });
-    setCodebookSize(0);
+    connect(methodBox_, &QComboBox::currentIndexChanged, this, [this] {
+        updateControls();
+        if (!updating_) {
+            emit methodChanged(method());
+        }
+    });
+    setMaximumBudget(0);
     showResult(nullptr, 0);
 }
 
-void BudgetPanel::setCodebookSize(std::int64_t k) {
-    scale_.maximum = std::max<std::int64_t>(1, k);
+void BudgetPanel::setMaximumBudget(std::int64_t maximum) {
+    scale_.maximum = std::max<std::int64_t>(1, maximum);
     updating_ = true;
-    spin_->setRange(1, static_cast<int>(scale_.maximum));
+    spin_->setRange(1, static_cast<int>(std::min<std::int64_t>(scale_.maximum,
+                                                               std::numeric_limits<int>::max())));
     updating_ = false;
-    setEnabled(k > 0);
+    budgetUsable_ = maximum > 0;
+    updateControls();
     setBudget(std::min(budget_, scale_.maximum));
+}
+
+void BudgetPanel::setMethod(const QString& method) {
+    const int index = methodBox_->findData(method);
+    if (index < 0) {
+        return;
+    }
+    updating_ = true;
+    methodBox_->setCurrentIndex(index);
+    updating_ = false;
+    updateControls();
+}
+
+QString BudgetPanel::method() const {
+    const QString name = methodBox_->currentData().toString();
+    return name.isEmpty() ? QStringLiteral("once") : name;
+}
+
+void BudgetPanel::setInputs(bool hasVideo, bool hasCodebook) {
+    hasVideo_ = hasVideo;
+    hasCodebook_ = hasCodebook;
+    updateControls();
+}
+
+QString BudgetPanel::notice() const {
+    return notice_->isHidden() ? QString() : notice_->text();
+}
+
+void BudgetPanel::updateControls() {
+    const bool onceMethod = method() == QLatin1String("once");
+    slider_->setEnabled(budgetUsable_);
+    spin_->setEnabled(budgetUsable_);
+    variantBox_->setEnabled(onceMethod && budgetUsable_);
+    slider_->setToolTip(onceMethod
+                            ? tr("Token budget B on a log scale from 1 to K")
+                            : tr("Token budget B on a log scale from 1 to N (the video's tokens)"));
+    QString text;
+    if (onceMethod && !hasCodebook_ && hasVideo_) {
+        text =
+            tr("ONCE needs a codebook: open one (File ▸ Open Codebook…) or train one in the "
+               "Trainer. The peer methods above work on the video alone.");
+    }
+    notice_->setText(text);
+    notice_->setVisible(!text.isEmpty());
 }
 
 void BudgetPanel::setBudget(std::int64_t budget) {
@@ -144,7 +228,12 @@ void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmT
         }
         return;
     }
-    groups_->setText(tr("%1 of %2 used codewords").arg(r->numOutputs).arg(r->usedCodewords));
+    const bool onceMethod = r->method == "once";
+    if (onceMethod) {
+        groups_->setText(tr("%1 of %2 used codewords").arg(r->numOutputs).arg(r->usedCodewords));
+    } else {
+        groups_->setText(tr("%1 output tokens (budget %2)").arg(r->numOutputs).arg(r->budget));
+    }
     coverage_->setText(tr("%1 % of %2 tokens")
                            .arg(100.0 * r->coverage, 0, 'f', r->coverage < 1 ? 2 : 0)
                            .arg(r->numTokens));
@@ -156,6 +245,12 @@ void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmT
             .arg(r->numOutputs > 0 ? static_cast<double>(r->numTokens) / r->numOutputs : 0.0, 0,
                  'f', 1));
     const auto& s = r->seconds;
+    if (!onceMethod) {
+        time_->setText(tr("%1 ms (prepared once per video in %2 ms)")
+                           .arg((s.select + s.reassign + s.pool) * 1e3, 0, 'f', 2)
+                           .arg(s.assign * 1e3, 0, 'f', 1));
+        return;
+    }
     time_->setText(tr("%1 ms (select %2, reassign %3, pool %4)")
                        .arg((s.select + s.reassign + s.pool) * 1e3, 0, 'f', 2)
                        .arg(s.select * 1e3, 0, 'f', 2)

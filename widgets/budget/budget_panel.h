@@ -1,7 +1,9 @@
 #pragma once
-// Budget B (log-scale slider 1…K with an exact spin box) and the ONCE variant, plus what the
-// current compression gives: M output groups, coverage, and the visual tokens that would enter
-// the LLM. Emits changes only; the session re-compresses from the cached assignment.
+// The compression method (ONCE first, then the peer baselines of the registry), budget B
+// (log-scale slider 1…K for ONCE, 1…N for a peer, with an exact spin box) and ONCE's variant,
+// plus what the current compression gives: M output groups, coverage, and the visual tokens that
+// would enter the LLM. Emits changes only; the session re-compresses from its prepared state.
+#include <QString>
 #include <QWidget>
 #include <cstdint>
 
@@ -20,9 +22,20 @@ class BudgetPanel : public QWidget {
   public:
     explicit BudgetPanel(QWidget* parent = nullptr);
 
-    /// K of the loaded codebook (0: none, the panel is disabled).
-    void setCodebookSize(std::int64_t k);
+    /// The largest budget: K of the loaded codebook for ONCE, N for a peer (0: none, the budget
+    /// controls are disabled; the method selector stays usable).
+    void setMaximumBudget(std::int64_t maximum);
+    /// The same as setMaximumBudget (ONCE's maximum is K).
+    void setCodebookSize(std::int64_t k) { setMaximumBudget(k); }
     std::int64_t codebookSize() const { return scale_.maximum; }
+    /// Sets the method selector without emitting methodChanged ("once" or a registry name).
+    void setMethod(const QString& method);
+    QString method() const;
+    /// What is loaded, for the notice under the selector (ONCE without a codebook says that it
+    /// needs one).
+    void setInputs(bool hasVideo, bool hasCodebook);
+    /// The notice shown under the method selector ("" when none).
+    QString notice() const;
     /// Sets the controls without emitting budgetChanged.
     void setBudget(std::int64_t budget);
     std::int64_t budget() const { return budget_; }
@@ -37,6 +50,7 @@ class BudgetPanel : public QWidget {
     QSlider* slider() const { return slider_; }
     QSpinBox* spinBox() const { return spin_; }
     QComboBox* variantBox() const { return variantBox_; }
+    QComboBox* methodBox() const { return methodBox_; }
     /// The text of the read-out labels, for tests: "M", "coverage", "llm", "time".
     QString readout(const QString& key) const;
 
@@ -46,13 +60,18 @@ class BudgetPanel : public QWidget {
   signals:
     void budgetChanged(std::int64_t budget);
     void variantChanged(once::Variant variant);
+    void methodChanged(const QString& method);
 
   private:
     void applyBudget(std::int64_t budget, bool fromSlider);
+    void updateControls();
 
     LogScale scale_;
     std::int64_t budget_ = 512;
     bool updating_ = false;
+    bool hasVideo_ = false, hasCodebook_ = false, budgetUsable_ = false;
+    QComboBox* methodBox_;
+    QLabel* notice_;
     QSlider* slider_;
     QSpinBox* spin_;
     QComboBox* variantBox_;

@@ -5,6 +5,7 @@
 #include <QPushButton>
 
 #include "charts/chart_export.h"
+#include "session/studio_session.h"
 
 namespace once::studio {
 
@@ -79,14 +80,19 @@ void BudgetLatencyChart::replot() {
     const double x0 = x.front() * 0.8, x1 = x.back() * 1.25;
     double top = *std::max_element(compress.begin(), compress.end());
 
+    const bool onceMethod = sweep_->method == "once";
+    const QString title = StudioSession::methodTitle(QString::fromStdString(sweep_->method));
     auto* compressGraph = new QCPGraph(plot_->xAxis, plot_->yAxis);
-    compressGraph->setName(tr("ONCE compression (select + reassign + pool)"));
+    compressGraph->setName(onceMethod ? tr("ONCE compression (select + reassign + pool)")
+                                      : tr("%1 compression").arg(title));
     compressGraph->setData(x, compress, true);
     compressGraph->setPen(QPen(QColor(40, 100, 180), 2));
     compressGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
 
     auto* assign = new QCPGraph(plot_->xAxis, plot_->yAxis);
-    assign->setName(tr("Assignment, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1));
+    assign->setName(
+        onceMethod ? tr("Assignment, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1)
+                   : tr("Preparation, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1));
     assign->setData(QVector<double>{x0, x1}, QVector<double>{sweep_->assignMs, sweep_->assignMs});
     assign->setPen(QPen(QColor(40, 100, 180), 1, Qt::DotLine));
     top = std::max(top, sweep_->assignMs);
@@ -112,7 +118,7 @@ void BudgetLatencyChart::replot() {
     timed(e2e, sweep_->denseEndToEndMs, tr("end to end"), QColor(60, 150, 60));
 
     auto* flopsGraph = new QCPGraph(plot_->xAxis, plot_->yAxis2);
-    flopsGraph->setName(tr("Prefill FLOPs, ONCE"));
+    flopsGraph->setName(tr("Prefill FLOPs, %1").arg(title));
     flopsGraph->setData(x, flops, true);
     flopsGraph->setPen(QPen(QColor(140, 60, 160), 1.5));
     flopsGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 5));
@@ -167,7 +173,7 @@ CsvTable BudgetLatencyChart::table() const {
                           ms(sweep_->denseEndToEndMs),
                           QString::number(prefillFlops(llm_, sweep_->denseTokens + extra), 'g', 8)};
     for (const SweepPoint& p : sweep_->points) {
-        t.rows << QStringList{QStringLiteral("once"),
+        t.rows << QStringList{QString::fromStdString(sweep_->method),
                               QString::number(p.budget),
                               QString::number(p.outputs + layoutTokens_),
                               QString::number(p.coverage, 'g', 8),

@@ -61,10 +61,45 @@ BudgetSweep measureBudgetSweep(const at::Tensor& features, const once::Assignmen
     return sweep;
 }
 
+BudgetSweep measureCompressorSweep(
+    const std::function<once::CompressionResult(std::int64_t budget)>& compress,
+    const std::vector<std::int64_t>& budgets, std::int64_t numTokens, double prepareMs, int repeats,
+    once::Progress* progress) {
+    BudgetSweep sweep;
+    sweep.denseTokens = numTokens;
+    sweep.assignMs = prepareMs;
+    if (progress) {
+        progress->begin("budget sweep", static_cast<double>(budgets.size()));
+    }
+    repeats = std::max(1, repeats);
+    for (std::size_t i = 0; i < budgets.size(); ++i) {
+        std::vector<double> times;
+        SweepPoint p;
+        p.budget = budgets[i];
+        for (int r = 0; r < repeats; ++r) {
+            if (progress) {
+                progress->throwIfCancelled();
+            }
+            const auto result = compress(budgets[i]);
+            times.push_back(result.seconds.total() * 1e3 - result.seconds.assign * 1e3);
+            p.outputs = result.numOutputs;
+            p.coverage = result.coverage;
+        }
+        p.poolMs = median(times);
+        sweep.points.push_back(p);
+        if (progress) {
+            progress->update(static_cast<double>(i + 1));
+        }
+    }
+    return sweep;
+}
+
 void measureModelLatency(BudgetSweep& sweep, AnswerPipeline& pipeline, const PipelineKey& key,
+                         const std::string& method,
+                         const std::map<std::string, std::string>& params,
                          once::Progress* progress) {
     auto lease = pipeline.acquire(key, progress);
-    const bool compressed = !key.codebook.isEmpty();
+    const bool compressed = method != "once" || !key.codebook.isEmpty();
     if (progress) {
         progress->begin("prefill sweep",
                         1.0 + (compressed ? static_cast<double>(sweep.points.size()) : 0.0));
@@ -73,6 +108,10 @@ void measureModelLatency(BudgetSweep& sweep, AnswerPipeline& pipeline, const Pip
         once::AskOptions o;
         o.budget = budget;
         o.maxNewTokens = 8;
+        if (budget) {
+            o.method = method;
+            o.params = params;
+        }
         const once::AskReport r = lease.session().ask("Describe the video briefly.", o, progress);
         prefillMs = 0;
         e2eMs = 0;

@@ -4,6 +4,9 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "compress/compression.h"
@@ -22,9 +25,10 @@ struct SweepPoint {
 };
 
 struct BudgetSweep {
+    std::string method = "once";  ///< registry name of the compressor measured
     std::vector<SweepPoint> points;
     std::int64_t denseTokens = 0;  ///< N: what the LLM gets without compression
-    double assignMs = 0;           ///< step 1, paid once per video
+    double assignMs = 0;           ///< step 1 (a peer: its prepare()), paid once per video
     double densePrefillMs = -1, denseEndToEndMs = -1;
 };
 
@@ -36,14 +40,23 @@ BudgetSweep measureBudgetSweep(const at::Tensor& features, const once::Assignmen
                                const once::Codebook& codebook, once::Variant variant, int repeats,
                                once::Progress* progress);
 
+/// Times `compress` (a prepared peer's compress()) at each of `budgets` (`repeats` runs, the
+/// median; the whole time is recorded as poolMs). `prepareMs` is its once-per-video part.
+BudgetSweep measureCompressorSweep(
+    const std::function<once::CompressionResult(std::int64_t budget)>& compress,
+    const std::vector<std::int64_t>& budgets, std::int64_t numTokens, double prepareMs, int repeats,
+    once::Progress* progress);
+
 class AnswerPipeline;
 struct PipelineKey;
 
 /// Adds prefill and end-to-end times measured with the answering pipeline: one short answer
-/// (8 new tokens) dense and at each budget of the sweep (budgets only when `key` has a
-/// codebook file). End to end = compress + prefill + generate of that answer, the video's
-/// features being cached.
+/// (8 new tokens) dense and at each budget of the sweep with `method` and its `params` (ONCE's
+/// budgets only when `key` has a codebook file). End to end = compress + prefill + generate of
+/// that answer, the video's features being cached.
 void measureModelLatency(BudgetSweep& sweep, AnswerPipeline& pipeline, const PipelineKey& key,
+                         const std::string& method,
+                         const std::map<std::string, std::string>& params,
                          once::Progress* progress);
 
 }  // namespace once::studio

@@ -47,6 +47,7 @@ ChartsPanel::ChartsPanel(StudioSession* session, QWidget* parent)
     connect(session_, &StudioSession::codebookChanged, this, &ChartsPanel::onCodebook);
     connect(session_, &StudioSession::sweepChanged, this, &ChartsPanel::onSweep);
     connect(session_, &StudioSession::modelChanged, this, &ChartsPanel::onModel);
+    connect(session_, &StudioSession::methodChanged, this, &ChartsPanel::updateMeasurable);
     connect(session_, &StudioSession::busyChanged, this, &ChartsPanel::updateMeasurable);
     connect(latency_, &BudgetLatencyChart::measureRequested, session_,
             &StudioSession::runBudgetSweep);
@@ -97,7 +98,7 @@ void ChartsPanel::onModel() {
 }
 
 void ChartsPanel::updateMeasurable() {
-    latency_->setCanMeasure(session_->assignment() != nullptr);
+    latency_->setCanMeasure(session_->isPrepared(session_->method()));
 }
 
 bool ChartsPanel::loadEvaluationResults(const QString& path, QString* error) {

@@ -51,13 +51,19 @@ void FrameOverlayView::paintEvent(QPaintEvent*) {
                          .arg(overlay_->frameCount())
                          .arg(overlay_->frameTime(t), 0, 'f', 1);
     if (!overlay_->hasResult()) {
-        header += QStringLiteral(" · ") + tr("no codebook: open one to see the groups");
+        header += QStringLiteral(" · ") + (overlay_->emptyText().isEmpty()
+                                               ? tr("no codebook: open one to see the groups")
+                                               : overlay_->emptyText());
     }
     const int selected = overlay_->selectedGroup();
-    if (selected >= 0) {
+    if (selected >= 0 && overlay_->codewordOfGroup(selected) >= 0) {
         header += QStringLiteral(" · ") + tr("group #%1 (codeword %2): %3 patches in this frame")
                                               .arg(selected + 1)
                                               .arg(overlay_->codewordOfGroup(selected))
+                                              .arg(overlay_->membersInFrame(selected, t));
+    } else if (selected >= 0) {
+        header += QStringLiteral(" · ") + tr("group #%1: %2 patches in this frame")
+                                              .arg(selected + 1)
                                               .arg(overlay_->membersInFrame(selected, t));
     }
     painter.setPen(palette().color(QPalette::BrightText));
@@ -77,16 +83,23 @@ QString FrameOverlayView::describe(const PatchInfo& info) const {
         return {};
     }
     QString text = tr("Frame %1, patch (%2, %3)").arg(info.frame + 1).arg(info.row).arg(info.col);
-    if (info.dropped) {
+    // Methods without codewords or residuals (the peers) show a dash in their place.
+    const QString none = QStringLiteral("—");
+    if (info.dropped && info.hasCodeword) {
         text += QLatin1Char('\n') +
                 tr("Dropped: its nearest codeword %1 is not selected").arg(info.codeword);
+    } else if (info.dropped) {
+        text += QLatin1Char('\n') + tr("Dropped: in no output token");
     } else {
-        text += QLatin1Char('\n') + tr("Group rank %1 · codeword %2 · %3 tokens")
-                                        .arg(info.rank + 1)
-                                        .arg(info.codeword)
-                                        .arg(info.groupSize);
+        text +=
+            QLatin1Char('\n') + tr("Group rank %1 · codeword %2 · %3 tokens")
+                                    .arg(info.rank + 1)
+                                    .arg(info.hasCodeword ? QString::number(info.codeword) : none)
+                                    .arg(info.groupSize);
     }
-    text += QLatin1Char('\n') + tr("Cosine residual %1").arg(info.residual, 0, 'f', 4);
+    text += QLatin1Char('\n') +
+            tr("Cosine residual %1")
+                .arg(info.hasResidual ? QString::number(info.residual, 'f', 4) : none);
     return text;
 }
 

@@ -31,20 +31,43 @@ void GroupOverlay::setResult(std::shared_ptr<const once::CompressionResult> resu
     residual_.clear();
     codewordOfGroup_.clear();
     sizeOfGroup_.clear();
+    keyOfGroup_.clear();
     nearestOfToken_.clear();
+    hasCodewords_ = false;
     dropped_ = 0;
     const std::int64_t n = static_cast<std::int64_t>(frames_) * patchesPerFrame();
     if (result_ && result_->groupOfToken.defined() && result_->groupOfToken.numel() == n) {
         const at::Tensor g = result_->groupOfToken.to(at::kInt).contiguous();
         groupOfToken_.assign(g.data_ptr<int>(), g.data_ptr<int>() + n);
-        const at::Tensor r = result_->residual.to(at::kFloat).contiguous();
-        residual_.assign(r.data_ptr<float>(), r.data_ptr<float>() + r.numel());
-        const at::Tensor ids = result_->codewordIds.to(at::kLong).contiguous();
-        codewordOfGroup_.assign(ids.data_ptr<std::int64_t>(),
-                                ids.data_ptr<std::int64_t>() + ids.numel());
+        if (result_->residual.defined() && result_->residual.numel() == n) {
+            const at::Tensor r = result_->residual.to(at::kFloat).contiguous();
+            residual_.assign(r.data_ptr<float>(), r.data_ptr<float>() + r.numel());
+        }
         const at::Tensor sizes = result_->groupSizes.to(at::kLong).contiguous();
         sizeOfGroup_.assign(sizes.data_ptr<std::int64_t>(),
                             sizes.data_ptr<std::int64_t>() + sizes.numel());
+        const std::size_t m = sizeOfGroup_.size();
+        if (result_->codewordIds.defined() && result_->codewordIds.numel() == std::int64_t(m)) {
+            const at::Tensor ids = result_->codewordIds.to(at::kLong).contiguous();
+            codewordOfGroup_.assign(ids.data_ptr<std::int64_t>(),
+                                    ids.data_ptr<std::int64_t>() + ids.numel());
+        } else {
+            codewordOfGroup_.assign(m, -1);
+        }
+        hasCodewords_ = std::any_of(codewordOfGroup_.begin(), codewordOfGroup_.end(),
+                                    [](std::int64_t id) { return id >= 0; });
+        keyOfGroup_ = codewordOfGroup_;
+        if (!hasCodewords_) {
+            // No codewords: a group is known by its first token (stable while that token
+            // starts a group at the next budget too).
+            std::fill(keyOfGroup_.begin(), keyOfGroup_.end(), -1);
+            for (std::int64_t i = 0; i < n; ++i) {
+                const int g = groupOfToken_[i];
+                if (g >= 0 && g < static_cast<int>(m) && keyOfGroup_[g] < 0) {
+                    keyOfGroup_[g] = kFirstTokenKey + i;
+                }
+            }
+        }
         for (int v : groupOfToken_) {
             dropped_ += v < 0 ? 1 : 0;
         }
@@ -62,7 +85,7 @@ void GroupOverlay::rebuildGroupColours() {
     const int m = groupCount();
     groupColour_.resize(m);
     for (int g = 0; g < m; ++g) {
-        groupColour_[g] = codewordColour(codewordOfGroup_[g]);
+        groupColour_[g] = codewordColour(keyOfGroup_[g]);
     }
     groupMean_ = groupColour_;
     if (patchColours_.size() != groupOfToken_.size() || m == 0) {
@@ -133,7 +156,8 @@ PatchInfo GroupOverlay::patchInfo(int frame, int patch) const {
     info.patch = patch;
     info.row = patch / gridW_;
     info.col = patch % gridW_;
-    info.residual = token < static_cast<int>(residual_.size()) ? residual_[token] : 0.f;
+    info.hasResidual = token < static_cast<int>(residual_.size());
+    info.residual = info.hasResidual ? residual_[token] : 0.f;
     const int g = groupOfToken_[token];
     info.dropped = g < 0;
     if (g >= 0) {
@@ -143,6 +167,7 @@ PatchInfo GroupOverlay::patchInfo(int frame, int patch) const {
     } else if (!nearestOfToken_.empty()) {
         info.codeword = nearestOfToken_[token];
     }
+    info.hasCodeword = info.codeword >= 0;
     return info;
 }
 
@@ -181,24 +206,32 @@ int GroupOverlay::selectedGroup() const {
     if (selectedCodeword_ < 0) {
         return -1;
     }
-    const auto it = std::find(codewordOfGroup_.begin(), codewordOfGroup_.end(), selectedCodeword_);
-    return it == codewordOfGroup_.end() ? -1 : static_cast<int>(it - codewordOfGroup_.begin());
+    const auto it = std::find(keyOfGroup_.begin(), keyOfGroup_.end(), selectedCodeword_);
+    return it == keyOfGroup_.end() ? -1 : static_cast<int>(it - keyOfGroup_.begin());
 }
 
-void GroupOverlay::setSelectedCodeword(std::int64_t codeword) {
-    if (codeword != selectedCodeword_) {
-        selectedCodeword_ = codeword;
-        emit selectionChanged(codeword);
+void GroupOverlay::setSelectedCodeword(std::int64_t key) {
+    if (key != selectedCodeword_) {
+        selectedCodeword_ = key;
+        emit selectionChanged(key);
+        emit changed();
+    }
+}
+
+void GroupOverlay::setEmptyText(const QString& text) {
+    if (text != emptyText_) {
+        emptyText_ = text;
         emit changed();
     }
 }
 
 void GroupOverlay::toggleSelectionAt(int frame, int patch) {
     const PatchInfo info = patchInfo(frame, patch);
-    if (!info.valid || info.dropped || info.codeword == selectedCodeword_) {
+    const std::int64_t key = info.valid && !info.dropped ? keyOfGroup_[info.rank] : -1;
+    if (key < 0 || key == selectedCodeword_) {
         setSelectedCodeword(-1);
     } else {
-        setSelectedCodeword(info.codeword);
+        setSelectedCodeword(key);
     }
 }
 

@@ -2,10 +2,13 @@
 // What the overlay views draw, computed once per compression result: for every token its group
 // (output row, or −1 when dropped), its cosine residual, and each group's codeword, size and
 // colours. The views only read it; a change of result, mode, opacity or selection emits changed().
+// Peer baselines have no codewords and no residuals: their groups are keyed (coloured, selected)
+// by their first token instead, and the hover says so.
 #include <QColor>
 #include <QImage>
 #include <QMetaType>
 #include <QObject>
+#include <QString>
 #include <QVector>
 #include <memory>
 #include <vector>
@@ -23,11 +26,13 @@ struct VideoData;
 struct PatchInfo {
     bool valid = false;
     int frame = -1, patch = -1, row = -1, col = -1;
-    bool dropped = false;        ///< no-reassign: the token is in no output group
+    bool dropped = false;        ///< no-reassign or a peer: the token is in no output group
     int rank = -1;               ///< output row = frequency rank of the group (0 = largest)
-    std::int64_t codeword = -1;  ///< codeword id of the group (k̂ when dropped)
+    std::int64_t codeword = -1;  ///< codeword id of the group (k̂ when dropped); −1: none
     std::int64_t groupSize = 0;
-    float residual = 0;  ///< 1 − cos(x, c) of this token
+    float residual = 0;        ///< 1 − cos(x, c) of this token
+    bool hasCodeword = false;  ///< false for methods without codewords (the peers)
+    bool hasResidual = false;  ///< false for methods without a codebook
 };
 
 class GroupOverlay : public QObject {
@@ -55,14 +60,25 @@ class GroupOverlay : public QObject {
     /// Width / height of a frame as drawn.
     double aspectRatio() const;
 
+    /// What the frame view says when there is no result ("": its default, "open a codebook").
+    void setEmptyText(const QString& text);
+    QString emptyText() const { return emptyText_; }
+    /// Whether the groups carry codeword ids (ONCE) or not (a peer baseline).
+    bool hasCodewords() const { return hasCodewords_; }
+
     int groupOfToken(int token) const { return hasResult() ? groupOfToken_[token] : -1; }
     bool isDropped(int token) const { return hasResult() && groupOfToken_[token] < 0; }
     std::int64_t codewordOfGroup(int group) const { return codewordOfGroup_[group]; }
+    /// What identifies a group across budgets: its codeword id, or for a method without
+    /// codewords kFirstTokenKey + its first token.
+    std::int64_t groupKey(int group) const { return keyOfGroup_[group]; }
+    static constexpr std::int64_t kFirstTokenKey = std::int64_t{1} << 40;
     int groupCount() const { return static_cast<int>(codewordOfGroup_.size()); }
     int droppedCount() const { return dropped_; }
     /// Fill colour of a token's patch in the current mode (opaque; the view applies opacity).
     QColor fillColour(int token) const;
-    /// A stable colour per codeword id, so a group keeps its colour when the budget moves.
+    /// A stable colour per codeword id (group key), so a group keeps its colour when the budget
+    /// moves.
     static QColor codewordColour(std::int64_t codeword);
 
     PatchInfo patchInfo(int frame, int patch) const;
@@ -76,12 +92,12 @@ class GroupOverlay : public QObject {
     bool showOutlines() const { return outlines_; }
     void setShowOutlines(bool show);
 
-    /// The selected group, kept by codeword id so it survives a budget change while that
-    /// codeword is still selected; −1: none.
+    /// The selected group, kept by its key (groupKey: the codeword id for ONCE) so it survives
+    /// a budget change while that codeword is still selected; −1: none.
     std::int64_t selectedCodeword() const { return selectedCodeword_; }
-    /// Output row of the selected codeword in the current result, −1 when absent.
+    /// Output row of the selected group in the current result, −1 when absent.
     int selectedGroup() const;
-    void setSelectedCodeword(std::int64_t codeword);
+    void setSelectedCodeword(std::int64_t key);
     /// Selects the group of the patch (or clears the selection when it is already selected or
     /// the token was dropped).
     void toggleSelectionAt(int frame, int patch);
@@ -104,7 +120,9 @@ class GroupOverlay : public QObject {
     std::shared_ptr<const once::CompressionResult> result_;
     std::vector<int> groupOfToken_;
     std::vector<float> residual_;
-    std::vector<std::int64_t> codewordOfGroup_, sizeOfGroup_;
+    std::vector<std::int64_t> codewordOfGroup_, sizeOfGroup_, keyOfGroup_;
+    bool hasCodewords_ = false;
+    QString emptyText_;
     std::vector<std::int64_t> nearestOfToken_;  // k̂ of dropped tokens, −1 otherwise
     std::vector<QColor> groupColour_, groupMean_;
     int dropped_ = 0;

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "codebook/codebook.h"
+#include "compress/compression.h"
 #include "pipeline/session.h"
 #include "session/answer_pipeline.h"
 #include "session/studio_session.h"
@@ -48,11 +49,12 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     maxTokens_->setSuffix(tr(" tokens"));
 
     denseTitle_ = new QLabel(tr("<b>Dense</b>"), this);
-    onceTitle_ = new QLabel(tr("<b>ONCE</b>"), this);
+    onceTitle_ = new QLabel(QStringLiteral("<b>ONCE</b>"), this);
     dense_ = new QTextBrowser(this);
     once_ = new QTextBrowser(this);
     stats_ = new QTableWidget(0, 2, this);
-    stats_->setHorizontalHeaderLabels({tr("Dense"), tr("ONCE")});
+    stats_->setHorizontalHeaderLabels(
+        {tr("Dense"), StudioSession::methodTitle(QStringLiteral("once"))});
     stats_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     stats_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     stats_->setMinimumHeight(120);
@@ -90,9 +92,17 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
         note_->setVisible(true);
     });
     for (auto signal : {&StudioSession::modelChanged, &StudioSession::videoChanged,
-                        &StudioSession::codebookChanged}) {
+                        &StudioSession::codebookChanged, &StudioSession::methodChanged}) {
         connect(session_, signal, this, &QuestionPanel::refreshAvailability);
     }
+    connect(session_, &StudioSession::methodChanged, this, [this] {
+        if (!task_->isRunning()) {
+            // The compressed column answers with the method of the budget panel.
+            const QString title = StudioSession::methodTitle(session_->method());
+            onceTitle_->setText(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
+            stats_->setHorizontalHeaderLabels({tr("Dense"), title});
+        }
+    });
     refreshAvailability();
 }
 
@@ -125,9 +135,11 @@ QString QuestionPanel::unavailableReason() const {
 void QuestionPanel::refreshAvailability() {
     const bool can = canAnswer();
     QString text = unavailableReason();
-    if (can && session_->codebookFile().isEmpty()) {
+    const bool onceMethod = session_->method() == QLatin1String("once");
+    if (can && onceMethod && session_->codebookFile().isEmpty()) {
         text = tr("No codebook file is loaded: only the Dense answer is available.");
     }
+
     note_->setText(text);
     note_->setVisible(!text.isEmpty());
     ask_->setEnabled(can && !task_->isRunning());
@@ -155,7 +167,16 @@ void QuestionPanel::askQuestion() {
     const PipelineKey key = session_->pipelineKey();
     auto pipeline = session_->answerPipeline();
     const std::int64_t budget = session_->budget();
-    const bool compressed = !key.codebook.isEmpty();
+    // The method of the budget panel: ONCE (with its variant; needs the codebook as a file,
+    // which the pipeline loads itself) or a peer, which needs no codebook.
+    const QString method = session_->method();
+    const bool onceMethod = method == QLatin1String("once");
+    std::map<std::string, std::string> params;
+    if (onceMethod) {
+        params["variant"] = once::variantName(session_->variant());
+    }
+    const QString title = StudioSession::methodTitle(method).toHtmlEscaped();
+    const bool compressed = !onceMethod || !key.codebook.isEmpty();
     const bool compare = compare_->isChecked() || !compressed;
     const int maxTokens = maxTokens_->value();
 
@@ -163,8 +184,9 @@ void QuestionPanel::askQuestion() {
     once_->clear();
     stats_->setRowCount(0);
     denseTitle_->setText(compare ? tr("<b>Dense</b>") : tr("<b>Dense</b>: not asked"));
-    onceTitle_->setText(compressed ? tr("<b>ONCE</b>, B = %1").arg(budget)
-                                   : tr("<b>ONCE</b>: no codebook file"));
+    onceTitle_->setText(compressed ? tr("<b>%1</b>, B = %2").arg(title).arg(budget)
+                                   : tr("<b>%1</b>: no codebook file").arg(title));
+    stats_->setHorizontalHeaderLabels({tr("Dense"), StudioSession::methodTitle(method)});
     // Streamed pieces arrive on the worker; queue them to this (GUI) thread.
     auto streamTo = [this](int column) {
         return [this, column](const std::string& piece) {
@@ -188,17 +210,21 @@ void QuestionPanel::askQuestion() {
         if (compressed) {
             once::AskOptions a;
             a.budget = budget;
+            a.method = method.toStdString();
+            a.params = params;
             a.maxNewTokens = maxTokens;
             a.onText = onceStream;
             *onceReport = lease.session().ask(question.toStdString(), a, &progress);
         }
         return [=, this] {
-            showReports(compare ? dense.get() : nullptr, compressed ? onceReport.get() : nullptr);
+            showReports(compare ? dense.get() : nullptr, compressed ? onceReport.get() : nullptr,
+                        title);
         };
     });
 }
 
-void QuestionPanel::showReports(const once::AskReport* dense, const once::AskReport* compressed) {
+void QuestionPanel::showReports(const once::AskReport* dense, const once::AskReport* compressed,
+                                const QString& title) {
     // The final answers replace the streamed text (identical unless pieces were merged).
     if (dense) {
         dense_->setPlainText(QString::fromStdString(dense->answer));
@@ -207,7 +233,8 @@ void QuestionPanel::showReports(const once::AskReport* dense, const once::AskRep
     }
     if (compressed) {
         once_->setPlainText(QString::fromStdString(compressed->answer));
-        onceTitle_->setText(tr("<b>ONCE</b>, B = %1, %2 visual tokens")
+        onceTitle_->setText(tr("<b>%1</b>, B = %2, %3 visual tokens")
+                                .arg(title)
                                 .arg(compressed->budget)
                                 .arg(compressed->contentTokens + compressed->layoutTokens));
     }

@@ -1,8 +1,10 @@
 #pragma once
 // Ask a question about the open video with a loaded model: the answer streams in, Dense (all
-// tokens) and ONCE (at the budget of the slider) side by side, with per-stage times and token
+// tokens) and the method of the budget panel (ONCE or a peer, at the budget of the slider) side
+// by side, with per-stage times and token
 // counts. Without a model folder (the demo encoder has no LLM) the panel says so plainly and
 // the rest of the studio keeps working.
+#include <QString>
 #include <QWidget>
 
 namespace once {
@@ -47,7 +49,8 @@ class QuestionPanel : public QWidget {
 
   private:
     void refreshAvailability();
-    void showReports(const once::AskReport* dense, const once::AskReport* compressed);
+    void showReports(const once::AskReport* dense, const once::AskReport* compressed,
+                     const QString& title);
     void appendText(int column, const QString& piece);
 
     StudioSession* session_;

@@ -1,7 +1,6 @@
 #include "session/session_binder.h"
 
 #include "budget/budget_panel.h"
-#include "codebook/codebook.h"
 #include "overlay/group_overlay.h"
 #include "session/studio_session.h"
 
@@ -13,8 +12,10 @@ SessionBinder::SessionBinder(StudioSession* session, GroupOverlay* overlay, Budg
     connect(session_, &StudioSession::videoChanged, this, &SessionBinder::onVideo);
     connect(session_, &StudioSession::codebookChanged, this, &SessionBinder::onCodebook);
     connect(session_, &StudioSession::resultChanged, this, &SessionBinder::onResult);
+    connect(session_, &StudioSession::methodChanged, this, &SessionBinder::onInputs);
     connect(budget_, &BudgetPanel::budgetChanged, session_, &StudioSession::setBudget);
     connect(budget_, &BudgetPanel::variantChanged, session_, &StudioSession::setVariant);
+    connect(budget_, &BudgetPanel::methodChanged, session_, &StudioSession::setMethod);
     budget_->setVariant(session_->variant());
     budget_->setBudget(session_->budget());
     onVideo();
@@ -23,18 +24,31 @@ SessionBinder::SessionBinder(StudioSession* session, GroupOverlay* overlay, Budg
 
 void SessionBinder::onVideo() {
     overlay_->setVideo(session_->video());
-    onResult();
+    onInputs();
 }
 
 void SessionBinder::onCodebook() {
-    const auto codebook = session_->codebook();
-    budget_->setCodebookSize(codebook ? codebook->size() : 0);
+    onInputs();
+}
+
+void SessionBinder::onInputs() {
+    budget_->setMethod(session_->method());
+    budget_->setInputs(!session_->video().isEmpty(), session_->codebook() != nullptr);
+    budget_->setMaximumBudget(session_->maxBudget());
     budget_->setBudget(session_->budget());
+    onResult();
 }
 
 void SessionBinder::onResult() {
     const auto result = session_->result();
-    overlay_->setResult(result, session_->assignment());
+    // The assignment names the nearest codeword of ONCE's dropped tokens; peers have none.
+    const bool onceMethod = session_->method() == QLatin1String("once");
+    overlay_->setResult(result, onceMethod ? session_->assignment() : nullptr);
+    const bool needsCodebook = onceMethod && !session_->codebook();
+    overlay_->setEmptyText(
+        result || needsCodebook || session_->video().isEmpty()
+            ? QString()
+            : tr("computing the %1 groups…").arg(StudioSession::methodTitle(session_->method())));
     budget_->showResult(result.get(), session_->llmVisualTokens());
     if (result) {
         budget_->setBudget(session_->budget());

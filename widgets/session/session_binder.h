@@ -1,6 +1,7 @@
 #pragma once
 // Keeps the overlay model and the budget panel in step with a StudioSession, in both directions:
-// new video/codebook/result → views; slider/variant → session (which re-compresses).
+// new video/codebook/method/result → views; method/slider/variant → session (which prepares the
+// method once per video and re-compresses).
 #include <QObject>
 
 namespace once::studio {
@@ -18,6 +19,7 @@ class SessionBinder : public QObject {
   private:
     void onVideo();
     void onCodebook();
+    void onInputs();
     void onResult();
 
     StudioSession* session_;

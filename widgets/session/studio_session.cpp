@@ -4,9 +4,11 @@
 #include <ATen/Parallel.h>
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 
 #include "codebook/codebook.h"
+#include "compress/token_compressor.h"
 #include "io/safetensors.h"
 #include "models/visual_encoder.h"
 #include "session/demo_assets.h"
@@ -21,8 +23,53 @@ namespace {
 constexpr std::int64_t kFallbackCodebookSize = 256;
 /// The demo opens at a budget where groups are large enough to see on the frames.
 constexpr std::int64_t kDemoBudget = 64;
+/// The seed of every peer compression (the paper's runs use 42).
+constexpr std::uint64_t kPeerSeed = 42;
+
+bool isOnce(const QString& method) {
+    return method == QLatin1String("once");
+}
 
 }  // namespace
+
+QStringList StudioSession::methods() {
+    QStringList out{QStringLiteral("once")};
+    for (const once::CompressorInfo& info : once::compressorInfos()) {
+        const QString name = QString::fromStdString(info.method);
+        if (!out.contains(name)) {
+            out << name;
+        }
+    }
+    return out;
+}
+
+QString StudioSession::methodTitle(const QString& method) {
+    if (method == QLatin1String("once")) {
+        return QStringLiteral("ONCE");
+    }
+    if (method == QLatin1String("fastvid")) {
+        return QStringLiteral("FastVID");
+    }
+    if (method == QLatin1String("visionzip")) {
+        return QStringLiteral("VisionZip");
+    }
+    if (method == QLatin1String("dycoke")) {
+        return QStringLiteral("DyCoke");
+    }
+    if (method == QLatin1String("tome")) {
+        return QStringLiteral("ToMe");
+    }
+    if (method == QLatin1String("vqtoken")) {
+        return QStringLiteral("VQToken");
+    }
+    if (method == QLatin1String("spatial-pool")) {
+        return tr("Spatial pooling");
+    }
+    if (method == QLatin1String("frame-drop")) {
+        return tr("Frame drop");
+    }
+    return method;
+}
 
 StudioSession::FileKind StudioSession::classify(const QString& path) {
     const QFileInfo info(path);
@@ -67,7 +114,14 @@ StudioSession::StudioSession(QObject* parent)
       sweepTask_(new BackgroundTask(this)) {
     connect(loadTask_, &BackgroundTask::failed, this,
             [this](const QString& message) { emit errorOccurred(loadErrorTitle_, message); });
-    connect(loadTask_, &BackgroundTask::finished, this, &StudioSession::drainQueue);
+    connect(loadTask_, &BackgroundTask::finished, this, [this] {
+        // A preparation that failed or was cancelled may be asked for again.
+        if (!runningPreparation_.isEmpty()) {
+            preparing_.erase(runningPreparation_);
+            runningPreparation_.clear();
+        }
+        drainQueue();
+    });
     connect(compressTask_, &BackgroundTask::failed, this, [this](const QString& message) {
         emit errorOccurred(tr("Compression failed"), message);
     });
@@ -90,6 +144,7 @@ StudioSession::~StudioSession() {
 
 void StudioSession::shutdown() {
     queue_.clear();
+    preparing_.clear();
     compressPending_ = false;
     sweepTask_->cancelAndWait();
     compressTask_->cancelAndWait();
@@ -99,6 +154,10 @@ void StudioSession::shutdown() {
 
 void StudioSession::cancel() {
     queue_.clear();
+    preparing_.clear();  // the queued ones are gone; the running one is cancelled
+    if (!runningPreparation_.isEmpty()) {
+        preparing_.insert(runningPreparation_);
+    }
     loadTask_->cancel();
     sweepTask_->cancel();
 }
@@ -224,6 +283,7 @@ void StudioSession::startFeatureFile(const QString& path) {
 
 void StudioSession::installVideo(VideoData video, const AssignOutcome& outcome) {
     video_ = std::move(video);
+    resetPeers();
     if (!outcome.unloaded.isEmpty()) {
         codebook_.reset();
         emit codebookChanged();
@@ -349,6 +409,7 @@ void StudioSession::startDemo() {
                 encoderModelDir_.clear();
                 options_.budget = std::min(kDemoBudget, codebook->size());
                 video_ = std::move(*video);
+                resetPeers();
                 codebook_ = codebook;
                 emit videoChanged();
                 emit codebookChanged();
@@ -362,6 +423,7 @@ void StudioSession::startDemo() {
 
 void StudioSession::setVideo(VideoData video) {
     video_ = std::move(video);
+    resetPeers();
     emit videoChanged();
     if (codebook_) {
         try {
@@ -406,10 +468,19 @@ void StudioSession::startAssignment() {
 void StudioSession::installAssignment(std::shared_ptr<const once::Assignment> assignment,
                                       std::shared_ptr<const once::CompressionResult> result) {
     ++generation_;
+    if (assignment) {
+        ++preparations_;
+    }
     assignment_ = std::move(assignment);
     sweep_.reset();
     emit assignmentChanged();
     emit sweepChanged();
+    if (!isOnce(method_)) {
+        // A peer does not use the codebook: its result stays; a compression that was running
+        // is redone (the generation changed) and a new video's is prepared.
+        recompress();
+        return;
+    }
     if (codebook_ && options_.budget > codebook_->size()) {
         options_.budget = codebook_->size();
     }
@@ -425,8 +496,8 @@ void StudioSession::installAssignment(std::shared_ptr<const once::Assignment> as
 
 void StudioSession::setBudget(std::int64_t budget) {
     budget = std::max<std::int64_t>(1, budget);
-    if (codebook_) {
-        budget = std::min(budget, codebook_->size());
+    if (const std::int64_t most = maxBudget(); most > 0) {
+        budget = std::min(budget, most);
     }
     if (budget == options_.budget) {
         return;
@@ -440,12 +511,126 @@ void StudioSession::setVariant(once::Variant variant) {
         return;
     }
     options_.variant = variant;
+    if (isOnce(method_)) {
+        recompress();
+    }
+}
+
+std::int64_t StudioSession::maxBudget() const {
+    if (isOnce(method_)) {
+        return codebook_ ? codebook_->size() : 0;
+    }
+    return video_.numTokens();
+}
+
+bool StudioSession::isPrepared(const QString& method) const {
+    return isOnce(method) ? assignment_ != nullptr : peers_.count(method) > 0;
+}
+
+void StudioSession::setMethod(const QString& method) {
+    if (method == method_) {
+        return;
+    }
+    if (!methods().contains(method)) {
+        emit errorOccurred(tr("Unknown compression method"),
+                           tr("\"%1\" is not a compression method. Known methods: %2.")
+                               .arg(method, methods().join(QStringLiteral(", "))));
+        return;
+    }
+    method_ = method;
+    if (const std::int64_t most = maxBudget(); most > 0) {
+        options_.budget = std::clamp<std::int64_t>(options_.budget, 1, most);
+    }
+    result_.reset();
+    sweep_.reset();  // measured for the other method
+    emit methodChanged();
+    emit resultChanged();
+    emit sweepChanged();
     recompress();
+    updateBusy();
+}
+
+void StudioSession::resetPeers() {
+    ++videoGeneration_;
+    peers_.clear();
+    if (!isOnce(method_)) {
+        result_.reset();  // of the previous video; videoChanged follows
+    }
+}
+
+void StudioSession::startPreparation(const QString& method) {
+    if (video_.isEmpty() || preparing_.count(method)) {
+        return;
+    }
+    preparing_.insert(method);
+    enqueue([this, method] {
+        if (video_.isEmpty() || peers_.count(method)) {
+            preparing_.erase(method);
+            return;
+        }
+        const std::uint64_t videoGeneration = videoGeneration_;
+        once::VideoTokens tokens(video_.features);
+        tokens.gridH = video_.gridH;
+        tokens.gridW = video_.gridW;
+        const std::int64_t budget = std::clamp<std::int64_t>(
+            options_.budget, 1, std::max<std::int64_t>(1, video_.numTokens()));
+        runningPreparation_ = method;
+        runLoad(tr("Preparing %1").arg(methodTitle(method)),
+                tr("Cannot prepare %1").arg(methodTitle(method)),
+                [=, this](once::Progress& progress) -> std::function<void()> {
+                    once::CompressorSpec spec;
+                    spec.method = method.toStdString();
+                    auto peer = std::make_shared<PreparedPeer>();
+                    peer->compressor = once::makeCompressor(spec);
+                    QElapsedTimer timer;
+                    timer.start();
+                    peer->compressor->prepare(tokens, &progress);
+                    peer->prepareMs = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
+                    progress.throwIfCancelled();
+                    auto result = std::make_shared<once::CompressionResult>(
+                        peer->compressor->compress(budget, kPeerSeed));
+                    result->method = method.toStdString();  // the peers leave it to callers
+                    return [=, this] {
+                        preparing_.erase(method);
+                        runningPreparation_.clear();
+                        if (videoGeneration != videoGeneration_) {
+                            if (method_ == method) {
+                                recompress();  // prepare for the video now on screen
+                            }
+                            return;
+                        }
+                        peers_[method] = peer;
+                        ++preparations_;
+                        if (method_ != method) {
+                            return;
+                        }
+                        if (result->budget == options_.budget) {
+                            result_ = result;
+                            emit resultChanged();
+                        } else {
+                            recompress();
+                        }
+                    };
+                });
+    });
 }
 
 void StudioSession::recompress() {
-    if (!assignment_ || !codebook_ || video_.isEmpty()) {
+    if (video_.isEmpty()) {
         return;
+    }
+    std::shared_ptr<PreparedPeer> peer;
+    if (isOnce(method_)) {
+        if (!assignment_ || !codebook_) {
+            return;
+        }
+    } else {
+        const auto it = peers_.find(method_);
+        if (it == peers_.end()) {
+            startPreparation(method_);
+            return;
+        }
+        peer = it->second;
     }
     if (compressTask_->isRunning()) {
         compressPending_ = true;  // the newest budget runs when this one ends
@@ -453,52 +638,104 @@ void StudioSession::recompress() {
         return;
     }
     const std::uint64_t generation = generation_;
-    const at::Tensor features = video_.features;
-    auto assignment = assignment_;
-    auto codebook = codebook_;
-    const auto options = options_;
-    compressTask_->start(tr("Compressing"), [=, this](once::Progress&) -> std::function<void()> {
-        auto result = std::make_shared<const once::CompressionResult>(
-            once::compressAssigned(features, *assignment, *codebook, options));
+    const QString method = method_;
+    auto deliver = [=, this](std::shared_ptr<const once::CompressionResult> result) {
         return [=, this] {
-            if (generation != generation_) {
-                return;  // the assignment changed meanwhile
+            if (generation != generation_ || method != method_) {
+                return;  // the assignment, the video or the method changed meanwhile
             }
             result_ = result;
             emit resultChanged();
         };
+    };
+    if (peer) {
+        const std::int64_t budget = options_.budget;
+        compressTask_->start(tr("Compressing"), [=](once::Progress&) -> std::function<void()> {
+            std::shared_ptr<once::CompressionResult> result;
+            {
+                std::lock_guard lock(peer->mutex);
+                result = std::make_shared<once::CompressionResult>(
+                    peer->compressor->compress(budget, kPeerSeed));
+            }
+            result->method = method.toStdString();
+            return deliver(result);
+        });
+        updateBusy();
+        return;
+    }
+    const at::Tensor features = video_.features;
+    auto assignment = assignment_;
+    auto codebook = codebook_;
+    const auto options = options_;
+    compressTask_->start(tr("Compressing"), [=](once::Progress&) -> std::function<void()> {
+        return deliver(std::make_shared<const once::CompressionResult>(
+            once::compressAssigned(features, *assignment, *codebook, options)));
     });
     updateBusy();
 }
 
 void StudioSession::runBudgetSweep() {
-    if (!assignment_ || !codebook_ || sweepTask_->isRunning()) {
+    if (sweepTask_->isRunning() || video_.isEmpty()) {
         return;
     }
+    const bool onceMethod = isOnce(method_);
+    std::shared_ptr<PreparedPeer> peer;
+    if (onceMethod) {
+        if (!assignment_ || !codebook_) {
+            return;
+        }
+    } else {
+        const auto it = peers_.find(method_);
+        if (it == peers_.end()) {
+            return;
+        }
+        peer = it->second;
+    }
     const std::uint64_t generation = generation_;
+    const std::uint64_t videoGeneration = videoGeneration_;
+    const QString method = method_;
     const at::Tensor features = video_.features;
+    const std::int64_t numTokens = video_.numTokens();
     auto assignment = assignment_;
     auto codebook = codebook_;
     const auto variant = options_.variant;
-    // With a model, prefill and end-to-end time are measured too (the compressed side needs
-    // the codebook as a file, which the pipeline loads itself).
+    // With a model, prefill and end-to-end time are measured too (ONCE's compressed side needs
+    // the codebook as a file, which the pipeline loads itself; a peer needs none).
     const bool withModel = model_.has_value() && !video_.source.isEmpty();
     const PipelineKey key = pipelineKey();
     auto pipeline = answerPipeline_;
-    sweepTask_->start(tr("Measuring the budget sweep"),
-                      [=, this](once::Progress& progress) -> std::function<void()> {
-                          auto sweep = std::make_shared<BudgetSweep>(measureBudgetSweep(
-                              features, *assignment, *codebook, variant, 3, &progress));
-                          if (withModel) {
-                              measureModelLatency(*sweep, *pipeline, key, &progress);
-                          }
-                          return [=, this] {
-                              if (generation == generation_) {
-                                  sweep_ = *sweep;
-                                  emit sweepChanged();
-                              }
-                          };
-                      });
+    once::CompressorParams params;
+    if (onceMethod) {
+        params["variant"] = once::variantName(variant);
+    }
+    sweepTask_->start(
+        tr("Measuring the budget sweep"),
+        [=, this](once::Progress& progress) -> std::function<void()> {
+            std::shared_ptr<BudgetSweep> sweep;
+            if (onceMethod) {
+                sweep = std::make_shared<BudgetSweep>(
+                    measureBudgetSweep(features, *assignment, *codebook, variant, 3, &progress));
+            } else {
+                sweep = std::make_shared<BudgetSweep>(measureCompressorSweep(
+                    [peer](std::int64_t budget) {
+                        std::lock_guard lock(peer->mutex);
+                        return peer->compressor->compress(budget, kPeerSeed);
+                    },
+                    sweepBudgets(numTokens), numTokens, peer->prepareMs, 3, &progress));
+            }
+            sweep->method = method.toStdString();
+            if (withModel) {
+                measureModelLatency(*sweep, *pipeline, key, method.toStdString(), params,
+                                    &progress);
+            }
+            return [=, this] {
+                if (generation == generation_ && videoGeneration == videoGeneration_ &&
+                    method == method_) {
+                    sweep_ = *sweep;
+                    emit sweepChanged();
+                }
+            };
+        });
     updateBusy();
 }
 

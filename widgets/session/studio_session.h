@@ -4,10 +4,19 @@
 // thread (BackgroundTask); results replace the state on the GUI thread and are announced by
 // signals. The budget and variant re-compress from the cached assignment on a second worker,
 // coalescing slider moves so the newest setting always wins.
+//
+// The compression method is ONCE (needs a codebook) or any peer baseline of the registry
+// (compress/token_compressor.h; works on the video alone). A peer is prepared once per video on
+// the load worker and kept per method, so switching methods back and forth prepares nothing
+// twice; the slider then re-compresses from the prepared state like ONCE's cached assignment.
 #include <QObject>
 #include <QString>
+#include <QStringList>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "charts/budget_sweep.h"
@@ -20,6 +29,7 @@
 
 namespace once {
 class Codebook;
+class TokenCompressor;
 class VisualEncoder;
 }  // namespace once
 
@@ -51,7 +61,8 @@ class StudioSession : public QObject {
     /// In-memory inputs (tests, embedding): replaces the video / codebook and re-assigns.
     void setVideo(VideoData video);
     void setCodebook(std::shared_ptr<const once::Codebook> codebook);
-    /// Measures compression time over budgets 1…K for the current video (sweepChanged).
+    /// Measures compression time over budgets 1…K (ONCE) or 1…N (a peer) for the current video
+    /// and method (sweepChanged).
     void runBudgetSweep();
 
     // ---- compression ----
@@ -59,6 +70,23 @@ class StudioSession : public QObject {
     void setVariant(once::Variant variant);
     std::int64_t budget() const { return options_.budget; }
     once::Variant variant() const { return options_.variant; }
+    /// The compression method by registry name: "once" (the default) or a peer baseline. An
+    /// unknown name is an error (errorOccurred) and changes nothing.
+    void setMethod(const QString& method);
+    QString method() const { return method_; }
+    /// The largest budget of the current method: K for ONCE (0 without a codebook), N for a
+    /// peer (0 without a video).
+    std::int64_t maxBudget() const;
+    /// Whether `method` can compress the current video without a new preparation (ONCE: the
+    /// assignment is cached; a peer: prepared for this video).
+    bool isPrepared(const QString& method) const;
+    /// Preparations delivered so far: ONCE assignments and peer prepare() runs (tests check
+    /// that switching methods re-uses them).
+    int preparationCount() const { return preparations_; }
+    /// Display name of a registry method ("once" → "ONCE", "spatial-pool" → "Spatial pooling").
+    static QString methodTitle(const QString& method);
+    /// The registry's methods, ONCE first, then the peers in registry order.
+    static QStringList methods();
 
     void setPipelineSettings(const PipelineSettings& settings);
     const PipelineSettings& pipelineSettings() const { return settings_; }
@@ -93,6 +121,8 @@ class StudioSession : public QObject {
     void codebookChanged();
     void assignmentChanged();
     void resultChanged();
+    /// The method changed (the result is cleared until the new method's arrives).
+    void methodChanged();
     void modelChanged();
     void sweepChanged();
     void busyChanged(bool busy);
@@ -120,6 +150,16 @@ class StudioSession : public QObject {
     void startAssignment();
     void recompress();
     void updateBusy();
+    // A peer prepared for the current video; compress() is not re-entrant, so the slider's
+    // worker and the sweep's worker take turns through the mutex.
+    struct PreparedPeer {
+        std::unique_ptr<once::TokenCompressor> compressor;
+        std::mutex mutex;
+        double prepareMs = 0;
+    };
+    /// Forgets the peers prepared for the previous video (a new video was installed).
+    void resetPeers();
+    void startPreparation(const QString& method);
 
     PipelineSettings settings_;
     VideoData video_;
@@ -130,6 +170,13 @@ class StudioSession : public QObject {
     std::optional<BudgetSweep> sweep_;
     std::shared_ptr<AnswerPipeline> answerPipeline_ = std::make_shared<AnswerPipeline>();
     once::CompressOptions options_;
+    QString method_ = QStringLiteral("once");
+    std::map<QString, std::shared_ptr<PreparedPeer>> peers_;
+    std::set<QString> preparing_;  // queued or running preparations
+    QString runningPreparation_;
+    int preparations_ = 0;
+    // Bumped whenever the video changes: a preparation started before is stale.
+    std::uint64_t videoGeneration_ = 0;
     // Bumped whenever the assignment changes: a compression started before is stale.
     std::uint64_t generation_ = 0;
     bool compressPending_ = false;
