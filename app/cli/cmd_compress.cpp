@@ -35,6 +35,9 @@ void declare(ArgParser& p) {
         .option("rounds", "Q", "ONCE selection rounds (1 = the paper's rule)", std::string("1"))
         .option("top-l", "L", "codeword list length kept per token", std::string("8"))
         .option("device", "cpu|cuda|auto", "where the assignment runs", std::string("auto"))
+        .option("precision", "float32|bfloat16",
+                "similarity GEMM: exact F32, or the paper's BF16 production order",
+                std::string("float32"))
         .option("output", "FILE", "compression result (.safetensors)", std::nullopt, "-o")
         .flag("json", "print a one-object JSON summary on stdout");
 }
@@ -69,6 +72,7 @@ int run(const ArgParser& a) {
     }
     spec.assign.topL = int(a.getInt("top-l"));
     spec.assign.device = a.get("device");
+    spec.assign.precision = a.get("precision");
 
     FeatureFile features = FeatureFile::load(featurePath);
     std::optional<Codebook> codebook;

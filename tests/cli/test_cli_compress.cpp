@@ -66,6 +66,30 @@ class TestCliCompress : public QObject {
         QVERIFY(QJsonDocument::fromJson(info.out.toUtf8()).object()["valid"].toBool());
     }
 
+    void bf16PrecisionRunsTheProductionOrder() {
+        // --precision bfloat16 (the paper's cast, normalise, multiply in BF16) gives a complete
+        // result; an unknown precision is a clear error naming the field, with no output file.
+        const QString out = QString::fromStdString(dir_ + "/bf16.safetensors");
+        auto r = test::runCli({"compress", "--features", QString::fromStdString(features_),
+                               "--codebook", QString::fromStdString(codebook_), "--budget", "10",
+                               "--precision", "bfloat16", "-o", out, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j["N"].toInt(), 120);
+        QCOMPARE(j["coverage"].toDouble(), 1.0);
+        auto f = SafetensorsFile::open(out.toStdString());
+        const at::Tensor sizes = loadTensor(f, "group_sizes");
+        QCOMPARE(sizes.sum().item<std::int64_t>(), std::int64_t(120));
+
+        const QString bad = QString::fromStdString(dir_ + "/bad_precision.safetensors");
+        auto e = test::runCli({"compress", "--features", QString::fromStdString(features_),
+                               "--codebook", QString::fromStdString(codebook_), "--budget", "10",
+                               "--precision", "float8", "-o", bad});
+        QCOMPARE(e.exitCode, 1);
+        QVERIFY2(e.err.contains("precision") && e.err.contains("float8"), qPrintable(e.err));
+        QVERIFY(!QFile::exists(bad));
+    }
+
     void peerMethodsNeedNoCodebook() {
         for (const QString method : {"tome", "spatial-pool", "frame-drop"}) {
             const QString out = QString::fromStdString(dir_ + "/peer-" + method.toStdString());
