@@ -2,6 +2,7 @@
 // token budget through any registered compressor (ONCE with a codebook by default) or dense.
 // Streams the answer on a terminal; --json prints the answer, token ids, per-stage timings, token
 // counts, FLOPs and memory.
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -109,14 +110,23 @@ int run(const ArgParser& a) {
     j["prompt_tokens"] = r.promptTokens;
     j["prefill_flops"] = r.prefillFlops;
     j["stages"] = nlohmann::json::array();
+    // Peak reserved CUDA memory per stage and over the question; null on the CPU.
+    nlohmann::json peakReserved = nullptr;
     for (const auto& s : r.stages) {
+        nlohmann::json reserved = nullptr;
+        if (s.devicePeakReservedBytes >= 0) {
+            reserved = s.devicePeakReservedBytes;
+            peakReserved = std::max(
+                peakReserved.is_null() ? std::int64_t{0} : peakReserved.get<std::int64_t>(),
+                s.devicePeakReservedBytes);
+        }
         j["stages"].push_back({{"name", s.name},
                                {"seconds", s.seconds},
                                {"peak_rss_bytes", s.peakRssBytes},
+                               {"cuda_peak_reserved_bytes", reserved},
                                {"cached", s.cached}});
     }
-    // CUDA peak reserved memory needs the gpu/ module's allocator query (not wired yet).
-    j["cuda_peak_reserved_bytes"] = nullptr;
+    j["cuda_peak_reserved_bytes"] = peakReserved;
     std::cout << j.dump(2) << "\n";
     return 0;
 }

@@ -1,7 +1,5 @@
 #include "settings_dialog.h"
 
-#include <ATen/Context.h>
-
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -13,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "models/visual_encoder.h"
+#include "util/device.h"
 #include "video/sampling_rule.h"
 
 namespace once::studio {
@@ -24,11 +23,7 @@ void selectData(QComboBox* box, const QVariant& value) {
 }  // namespace
 
 bool SettingsDialog::cudaAvailable() {
-    try {
-        return at::hasCUDA();
-    } catch (const std::exception&) {
-        return false;
-    }
+    return once::cudaDeviceAvailable();  // loads LibTorch's CUDA half on first use
 }
 
 SettingsDialog::SettingsDialog(const PipelineSettings& p, const QString& language, QWidget* parent)

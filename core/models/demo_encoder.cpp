@@ -37,8 +37,9 @@ at::Tensor binned(const at::Tensor& bins, const at::Tensor& weight, int nbins) {
 class DemoEncoder : public VisualEncoder {
   public:
     explicit DemoEncoder(const EncoderOptions& o) : options_(o) {
-        if (o.device != "cpu") {
-            fail("the demo encoder runs on the CPU only", {}, "device", "cpu", o.device);
+        // "auto" means the CPU here: the descriptors are cheap and weight-free.
+        if (o.device != "cpu" && o.device != "auto") {
+            fail("the demo encoder runs on the CPU only", {}, "device", "cpu or auto", o.device);
         }
         if (o.poolStride != 1 && o.poolStride != 2) {
             fail("pool stride must be 1 or 2", {}, "pool-stride", "1 or 2",

@@ -4,6 +4,7 @@
 
 #include "models/gguf_file.h"
 #include "models/qwen2_model.h"
+#include "util/device.h"
 #include "util/error.h"
 
 namespace once {
@@ -93,12 +94,7 @@ Qwen2Model Qwen2Model::loadGguf(const GgufFile& g, const Qwen2LoadOptions& optio
     Qwen2Model m;
     m.config_ = qwen2ConfigFromGguf(g);
     const Qwen2Config& c = m.config_;
-    at::Device device = at::kCPU;
-    try {
-        device = at::Device(options.device);
-    } catch (const std::exception&) {
-        fail("unknown device", {}, "device", "cpu, cuda or cuda:N", options.device);
-    }
+    const at::Device device = resolveDevice(options.device);
     const at::ScalarType dtype =
         parseModelDtype(options.dtype == "auto" ? c.dtype : options.dtype, "dtype");
     const std::int64_t H = c.hiddenSize, I = c.intermediateSize, hd = c.headDim;

@@ -8,6 +8,7 @@
 
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
+#include "util/device.h"
 #include "util/error.h"
 
 namespace once {
@@ -163,30 +164,22 @@ LlavaOvEncoder::LlavaOvEncoder(const EncoderOptions& options) : options_(options
              std::to_string(options.poolStride));
     }
     dtype_ = parseDtype(options.dtype);
-    at::Device device(at::kCPU);
-    try {
-        device = at::Device(options.device);
-    } catch (const std::exception&) {
-        fail("unknown device", {}, "device", "cpu or cuda[:N]", options.device);
-    }
-    if (device.is_cuda() && !at::hasCUDA()) {
-        fail("CUDA requested but not available", {}, "device", "cpu", options.device);
-    }
+    const std::string deviceName = resolveDeviceName(options.device);
     if (options.threads > 0) {
         at::set_num_threads(options.threads);
     }
     const HfCheckpoint ck = HfCheckpoint::open(options.modelDir);
     const std::string prefix = visionPrefix(ck);
     config_ = parseConfig(ck, prefix);
-    tower_ = SiglipVision::load(ck, prefix, config_.vision, config_.featureLayers, dtype_,
-                                options.device);
+    tower_ =
+        SiglipVision::load(ck, prefix, config_.vision, config_.featureLayers, dtype_, deviceName);
     const std::int64_t inDim =
         config_.vision.hiddenSize * std::int64_t(config_.featureLayers.size());
     projector_ = LlavaProjector::load(ck, inDim, config_.textHidden, config_.projectorAct, dtype_,
-                                      options.device);
+                                      deviceName);
     const std::string nl = ck.firstPresent({"image_newline", "model.image_newline"});
     newline_ = ck.get(nl, {config_.textHidden})
-                   .to(at::TensorOptions().dtype(dtype_).device(device))
+                   .to(at::TensorOptions().dtype(dtype_).device(at::Device(deviceName)))
                    .view({1, config_.textHidden});
     pre_ = SiglipPreprocessConfig::fromFolder(options.modelDir, config_.vision.imageSize);
     if (pre_.height != config_.vision.imageSize || pre_.width != config_.vision.imageSize) {

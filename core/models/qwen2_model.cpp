@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/hf_checkpoint.h"
+#include "util/device.h"
 #include "util/error.h"
 
 namespace once {
@@ -41,14 +42,6 @@ std::string shapeString(const at::Tensor& t) {
     return s + "]";
 }
 
-at::Device parseDevice(const std::string& name) {
-    try {
-        return at::Device(name);
-    } catch (const std::exception&) {
-        fail("unknown device", {}, "device", "cpu, cuda or cuda:N", name);
-    }
-}
-
 }  // namespace
 
 at::ScalarType parseModelDtype(const std::string& name, const std::string& field) {
@@ -69,7 +62,7 @@ Qwen2Model Qwen2Model::load(const HfCheckpoint& ckpt, const Qwen2LoadOptions& op
     const std::string configFile = ckpt.file("config.json");
     m.config_ = Qwen2Config::fromJson(ckpt.config(), configFile);
     const Qwen2Config& c = m.config_;
-    const at::Device device = parseDevice(options.device);
+    const at::Device device = resolveDevice(options.device);
     const at::ScalarType dtype =
         parseModelDtype(options.dtype == "auto" ? c.dtype : options.dtype, "dtype");
 

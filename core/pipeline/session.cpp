@@ -16,6 +16,7 @@
 #include "pipeline/chat_prompt.h"
 #include "pipeline/resource_usage.h"
 #include "tokenizer/bpe_tokenizer.h"
+#include "util/device.h"
 #include "util/error.h"
 #include "video/sampling_rule.h"
 #include "video/video_reader.h"
@@ -25,16 +26,30 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Runs one stage, recording its wall time and peak RSS.
+[[noreturn]] void outOfDeviceMemory(const std::string& stage, const at::Device& device) {
+    fail("out of GPU memory during " + stage +
+             " (try a smaller budget, fewer frames or --dtype bfloat16)",
+         {}, "device", "enough memory", device.str());
+}
+
+// Runs one stage on `device`, recording its wall time, peak RSS and peak reserved device
+// memory. Running out of device memory becomes an OnceError; what the stage allocated is freed
+// with its locals, so the session stays usable.
 template <class F>
-StageReport timed(const std::string& name, F&& f) {
+StageReport timed(const std::string& name, const at::Device& device, F&& f) {
     resetPeakRss();
+    resetDevicePeakMemory(device);
     auto t0 = Clock::now();
-    f();
+    try {
+        f();
+    } catch (const c10::OutOfMemoryError&) {
+        outOfDeviceMemory(name, device);
+    }
     StageReport r;
     r.name = name;
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     r.peakRssBytes = peakRssBytes();
+    r.devicePeakReservedBytes = devicePeakReservedBytes(device);
     return r;
 }
 
@@ -105,7 +120,8 @@ Session::Session(Session&&) noexcept = default;
 void Session::loadVideo(const std::string& path, Progress* progress) {
     SampledFrames frames;
     std::vector<StageReport> stages;
-    stages.push_back(timed("decode", [&] {
+    const at::Device device = s_->model.device();
+    stages.push_back(timed("decode", device, [&] {
         frames = readFrames(path, SamplingRule::parse(s_->options.sampling), progress);
     }));
     EncoderOptions eo;
@@ -115,7 +131,7 @@ void Session::loadVideo(const std::string& path, Progress* progress) {
     eo.poolStride = s_->options.poolStride;
     auto encoder = makeVisualEncoder("llava-onevision", eo);
     EncodedVideo v;
-    stages.push_back(timed("encode", [&] { v = encoder->encode(frames.rgb, progress); }));
+    stages.push_back(timed("encode", device, [&] { v = encoder->encode(frames.rgb, progress); }));
     s_->features = v.features;
     s_->layout = v.layoutTokens;
     s_->featureOrigin = path;
@@ -126,7 +142,7 @@ void Session::loadVideo(const std::string& path, Progress* progress) {
 
 void Session::loadFeatures(const std::string& path) {
     FeatureFile f;
-    auto st = timed("load features", [&] { f = FeatureFile::load(path); });
+    auto st = timed("load features", at::Device(at::kCPU), [&] { f = FeatureFile::load(path); });
     const std::int64_t H = s_->model.config().hiddenSize;
     if (f.features.size(2) != H) {
         fail("the features do not match the language model", path, "features",
@@ -215,8 +231,8 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         r.method = o.method.empty() ? s_->options.method : o.method;
     }
     at::Tensor visual;
-    r.stages.push_back(
-        timed("compress", [&] { visual = visualTokens(o.budget, o.method, o.params, o.seed); }));
+    r.stages.push_back(timed("compress", s_->model.device(),
+                             [&] { visual = visualTokens(o.budget, o.method, o.params, o.seed); }));
     r.layoutTokens = s_->layout.size(0);
     r.contentTokens = visual.size(0) - r.layoutTokens;
     r.sourceTokens = s_->features.size(0) * s_->features.size(1);
@@ -248,24 +264,27 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
                 pending.erase(0, cut);
             }
         };
+        // Prefill and generation run in one call: both report the peaks of that call.
+        const at::Device device = s_->model.device();
         resetPeakRss();
+        resetDevicePeakMemory(device);
         GenerationResult g = generate(s_->model, embeds, go);
         if (o.onText && !pending.empty()) {
             o.onText(pending);  // a cut character at the end: the raw bytes, as generated
         }
-        std::int64_t rss = peakRssBytes();
-        r.stages.push_back({"prefill", g.prefillSeconds, rss, false});
-        r.stages.push_back({"generate", g.decodeSeconds, rss, false});
+        const std::int64_t rss = peakRssBytes();
+        const std::int64_t reserved = devicePeakReservedBytes(device);
+        r.stages.push_back({"prefill", g.prefillSeconds, rss, false, reserved});
+        r.stages.push_back({"generate", g.decodeSeconds, rss, false, reserved});
         r.tokenIds = g.tokens;
         std::vector<std::int64_t> text = g.tokens;
         if (g.stoppedByToken) {
             text.pop_back();
         }
         r.answer = s_->tokenizer.decode(text, true);
-    } catch (const c10::OutOfMemoryError& e) {
+    } catch (const c10::OutOfMemoryError&) {
         // The KV cache and activations were local to this call and are freed by now.
-        fail("out of GPU memory while answering (try a smaller budget or --dtype bfloat16)", {},
-             "device", "enough memory", s_->options.device);
+        outOfDeviceMemory("prefill and generation", s_->model.device());
     }
     return r;
 }

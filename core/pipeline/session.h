@@ -36,6 +36,8 @@ struct StageReport {
     double seconds = 0;
     std::int64_t peakRssBytes = -1;
     bool cached = false;  ///< reused from an earlier question
+    /// Peak reserved device memory (CUDA caching allocator) during the stage; −1 on the CPU.
+    std::int64_t devicePeakReservedBytes = -1;
 };
 
 struct AskOptions {

@@ -14,8 +14,7 @@ AnswerPipeline::Lease AnswerPipeline::acquire(const PipelineKey& key, once::Prog
         session_.reset();  // free the old model before loading the next one
         once::SessionOptions o;
         o.modelDir = key.modelDir.toStdString();
-        o.device = key.settings.device == QLatin1String("auto") ? "cpu"
-                                                                : key.settings.device.toStdString();
+        o.device = key.settings.device.toStdString();  // "auto" resolves in core (util/device.h)
         o.dtype = key.settings.dtype.toStdString();
         o.codebook = key.codebook.toStdString();
         o.sampling = key.settings.sampling.toStdString();

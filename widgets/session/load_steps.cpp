@@ -19,7 +19,7 @@ namespace {
 once::EncoderOptions encoderOptions(const PipelineSettings& s, const QString& modelDir) {
     once::EncoderOptions o;
     o.modelDir = modelDir.toStdString();
-    o.device = s.device == QLatin1String("auto") ? "cpu" : s.device.toStdString();
+    o.device = s.device.toStdString();  // "auto" resolves in core (util/device.h)
     o.dtype = s.dtype.toStdString();
     o.poolStride = s.poolStride;
     o.threads = s.threads;

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QDirIterator>
+#include <QFile>
 #include <QFileInfo>
 #include <memory>
 
@@ -58,6 +59,10 @@ std::vector<once::CorpusEntry> collectCorpus(const QString& corpus) {
     return entries;
 }
 
+QString fitStatePath(const QString& output) {
+    return output + QStringLiteral(".fit-state");
+}
+
 bool hasResumableCache(const QString& cacheDir) {
     return !cacheDir.isEmpty() &&
            QFileInfo(QDir(cacheDir).filePath(QStringLiteral("manifest.json"))).isFile();
@@ -78,8 +83,7 @@ TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
     // Stage A: video entries go through the chosen encoder, created on first use.
     once::EncoderOptions eo;
     eo.modelDir = r.modelDir.toStdString();
-    eo.device =
-        r.pipeline.device == QLatin1String("auto") ? "cpu" : r.pipeline.device.toStdString();
+    eo.device = r.pipeline.device.toStdString();  // "auto" resolves in core (util/device.h)
     eo.dtype = r.pipeline.dtype.toStdString();
     eo.poolStride = r.pipeline.poolStride;
     eo.threads = r.pipeline.threads;
@@ -107,7 +111,10 @@ TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
                    "codewords", "at most " + std::to_string(cache.reps.size(0)),
                    std::to_string(r.fit.codewords));
     }
-    const once::FitResult fit = once::fitCodebook(cache, r.fit, &stageB);
+    // The optimiser state is saved after every epoch, so a cancel or a crash in Stage B resumes
+    // at the last finished epoch with the bits of an uninterrupted run.
+    const std::string state = fitStatePath(r.output).toStdString();
+    const once::FitResult fit = once::fitCodebook(cache, r.fit, &stageB, state);
     stageB.throwIfCancelled();
 
     // Corpus diagnostics in the file: the studio's charts compare each video against them.
@@ -127,7 +134,9 @@ TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
     const once::Codebook codebook = once::Codebook::fromTensor(
         fit.codebook, cache.backbone, cache.featureSource, r.output.toStdString());
     codebook.save(r.output.toStdString(), r.storeDtype.toStdString(), meta);
+    QFile::remove(QString::fromStdString(state));
     out.codebook = r.output;
+    out.resumedStageB = fit.resumed;
     out.selectedEpoch = fit.selectedEpoch;
     out.codewords = codebook.size();
     out.dim = codebook.dim();

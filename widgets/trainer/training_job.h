@@ -31,7 +31,11 @@ struct TrainingOutcome {
     once::SketchCacheSummary stageA;
     int selectedEpoch = 0;
     std::int64_t codewords = 0, dim = 0;
+    bool resumedStageB = false;  ///< Stage B continued from the state a cancel or crash left
 };
+
+/// Where Stage B keeps its resume state for `output` (the same file `once train fit` uses).
+QString fitStatePath(const QString& output);
 
 /// The corpus entries of a manifest, or of every video / feature file under a folder (sorted;
 /// the category of a file is its sub-folder name relative to the root, "" at the root).
