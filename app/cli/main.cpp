@@ -1,4 +1,5 @@
 // `once`: the headless front end. Dispatches to the registered subcommands.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -15,8 +16,13 @@ void onSignal(int) {
 void printUsage() {
     std::cout << "usage: once <command> [options]   (once <command> --help for details)\n\n"
                  "ONCE: video-token compression with a global codebook.\n\ncommands:\n";
+    // The name column is as wide as the longest name, so two-word commands stay aligned.
+    int width = 0;
     for (const auto& c : once::cli::commands()) {
-        std::printf("  %-16s %s\n", c.name.c_str(), c.summary.c_str());
+        width = std::max(width, static_cast<int>(c.name.size()));
+    }
+    for (const auto& c : once::cli::commands()) {
+        std::printf("  %-*s  %s\n", width, c.name.c_str(), c.summary.c_str());
     }
 }
 
@@ -48,6 +54,23 @@ int main(int argc, char** argv) {
         }
     }
     if (!cmd) {
+        // A group word alone ("once analyze", "once train --help"): list its subcommands.
+        std::vector<const once::cli::Command*> group;
+        for (const auto& c : once::cli::commands()) {
+            if (c.name.rfind(args[0] + " ", 0) == 0) {
+                group.push_back(&c);
+            }
+        }
+        if (!group.empty()) {
+            const bool help = args.size() > 1 && (args[1] == "--help" || args[1] == "-h");
+            std::FILE* out = help ? stdout : stderr;
+            std::fprintf(out, "once %s needs a subcommand%s:\n", args[0].c_str(),
+                         args.size() > 1 && !help ? (" (not '" + args[1] + "')").c_str() : "");
+            for (const auto* c : group) {
+                std::fprintf(out, "  %-24s %s\n", c->name.c_str(), c->summary.c_str());
+            }
+            return help ? 0 : 2;
+        }
         std::cerr << "once: unknown command '" << args[0] << "'\n\n";
         printUsage();
         return 2;

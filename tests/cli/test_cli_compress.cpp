@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
@@ -132,6 +133,8 @@ class TestCliCompress : public QObject {
                                             << "dimension";
         QTest::newRow("NaN codebook") << "nan"
                                       << "NaN";
+        QTest::newRow("Inf codebook") << "inf"
+                                      << "Inf";
         QTest::newRow("budget 0") << "budget"
                                   << "budget";
         QTest::newRow("features not 3-D") << "rank"
@@ -150,10 +153,10 @@ class TestCliCompress : public QObject {
             std::ofstream(features) << "\x10\0\0\0\0\0\0\0{not json at all";
         } else if (what == "dim") {
             features = writeFeatures(dir_, "d.safetensors", at::randn({2, 5, 12}));
-        } else if (what == "nan") {
+        } else if (what == "nan" || what == "inf") {
             at::Tensor c = at::randn({8, 16});
-            c[5][0] = NAN;
-            codebook = dir_ + "/nan.npy";
+            c[5][0] = what == "nan" ? NAN : -INFINITY;
+            codebook = dir_ + "/" + what.toStdString() + ".npy";
             // .npy written by hand: a tiny v1 header for float32 [8, 16]
             std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (8, 16), }";
             header.resize(118, ' ');
@@ -195,6 +198,30 @@ class TestCliCompress : public QObject {
         QCOMPARE(test::runCli({"compress", "--budget", "x"}).exitCode, 2);
         QCOMPARE(test::runCli({"nosuchcommand"}).exitCode, 2);
         QCOMPARE(test::runCli({"compress", "--help"}).exitCode, 0);
+        // A command group alone lists its subcommands (an error without --help).
+        auto group = test::runCli({"analyze"});
+        QCOMPARE(group.exitCode, 2);
+        QVERIFY2(group.err.contains("analyze stress") && group.err.contains("analyze break-even"),
+                 qPrintable(group.err));
+        auto groupHelp = test::runCli({"train", "--help"});
+        QCOMPARE(groupHelp.exitCode, 0);
+        QVERIFY2(groupHelp.out.contains("train sketch") && groupHelp.out.contains("train fit"),
+                 qPrintable(groupHelp.out));
+        // `once help`: every summary starts in the same column, two-word names included.
+        auto help = test::runCli({"help"});
+        QCOMPARE(help.exitCode, 0);
+        int column = -1;
+        for (const QString& line : help.out.split('\n')) {
+            const auto m =
+                QRegularExpression(QStringLiteral("^  (\\S+(?: \\S+)?)\\s{2,}\\S")).match(line);
+            if (!line.startsWith(QStringLiteral("  ")) || !m.hasMatch()) {
+                continue;
+            }
+            const int at = static_cast<int>(m.capturedEnd(0)) - 1;
+            QVERIFY2(column < 0 || at == column, qPrintable(line));
+            column = at;
+        }
+        QVERIFY(column > 0);
     }
 };
 
