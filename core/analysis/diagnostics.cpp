@@ -261,6 +261,7 @@ std::string Diagnostics::toJson(int indent) const {
     for (const auto& [name, e] : residuals) {
         rp[name] = e.value;
         ci[name] = {e.lo, e.hi};
+        j[name] = e.value;  // also at the top level (R50, R90, …), beside the other headlines
     }
     j["residual_percentiles"] = rp;
     j["ci95"] = ci;

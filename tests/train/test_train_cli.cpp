@@ -172,6 +172,8 @@ class TestTrainCli : public QObject {
         QVERIFY(j["decile_shares"].is_array() && j["decile_shares"].size() == 10);
         for (const char* key : {"R50", "R90", "R95", "R99"}) {
             QVERIFY2(j["residual_percentiles"][key].is_number(), key);
+            // The issue asks for the percentiles at the top level too, with the same values.
+            QVERIFY2(j.contains(key) && j[key] == j["residual_percentiles"][key], key);
         }
         QVERIFY(j["ci95"]["mean_cosine_error"].size() == 2);
         QVERIFY(j.contains("random_exemplar"));
