@@ -101,6 +101,18 @@ def hf_preprocess(frames, size, mean, std):
     return (resized.float() - m) / s, f"torch uint8 antialiased bicubic (processor unavailable: {reason})"
 
 
+def hf_image_processor(frames, size, mean, std):
+    """pixel_values from the checkpoints' own processor class, SiglipImageProcessor (LLaVA-OneVision's
+    preprocessor_config.json names it), through its Pillow backend: torchvision has no build for
+    this torch, and Pillow's bicubic is what the original LLaVA code resized with. Not bit-exact with
+    torch's antialiased bicubic; the C++ test states the measured difference."""
+    from transformers import SiglipImageProcessorPil
+
+    proc = SiglipImageProcessorPil(size={"height": size, "width": size}, image_mean=mean,
+                                   image_std=std)
+    return proc(images=list(frames), return_tensors="pt")["pixel_values"].float()
+
+
 def to_original_layout(state):
     """transformers 5 saves `vision_tower.*`, `multi_modal_projector.linear_1/2.*`, `image_newline`;
     LLaVA-NeXT checkpoints name them as below."""
@@ -203,6 +215,7 @@ def main():
         {
             "frames": frames,
             "pixel_values": pixel_values.contiguous(),
+            "pixel_values_hf_processor": hf_image_processor(frames_np, size, mean, std).contiguous(),
             "features_s1": s1.contiguous(),
             "features_s2": s2.contiguous(),
             "newline": newline.contiguous(),

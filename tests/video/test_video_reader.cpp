@@ -70,10 +70,10 @@ class TestVideoReader : public QObject {
     void matchesPyav_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("count");
+        // scripts/setup.sh installs the Debian packages that carry these clips: a missing one
+        // fails its row (readFrames names the file) rather than being skipped.
         for (const char* clip : kRealClips) {
-            if (std::filesystem::exists(clip)) {
-                QTest::newRow(std::filesystem::path(clip).filename().c_str()) << QString(clip) << 8;
-            }
+            QTest::newRow(std::filesystem::path(clip).filename().c_str()) << QString(clip) << 8;
         }
         QTest::newRow("realshort all frames") << QString(kRealClips[1]) << 36;
         QTest::newRow("demo.mp4") << QString::fromStdString(
