@@ -14,6 +14,7 @@
 #include "charts/residual_chart.h"
 #include "charts/task_radar_chart.h"
 #include "charts/usage_decile_chart.h"
+#include "eval/report.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -206,6 +207,67 @@ class TestCharts : public QObject {
         TaskRadarChart chart;
         chart.setResults(r);
         checkExports(chart, QStringLiteral("radar"), 6);
+    }
+
+    void harnessAccuracyCsvLoads() {
+        // What `once eval report --csv PREFIX` writes (once::accuracyCsv), a quoted method label
+        // with a comma included: per-task rows become the radar's axes, "method B=budget" its
+        // series, the dense row keeps its name.
+        once::EvalSummary s;
+        s.benchmarks = {"mvbench"};
+        auto cell = [&](const std::string& method, std::int64_t budget, const std::string& task,
+                        double pct) {
+            once::AccuracyCell c;
+            c.benchmark = "mvbench";
+            c.method = method;
+            c.budget = budget;
+            c.task = task;
+            c.questions = 10;
+            c.correct = static_cast<std::int64_t>(pct / 10);
+            c.accuracyPct = {pct, pct - 5, pct + 5};
+            s.accuracy.push_back(c);
+        };
+        cell("dense", 0, "", 50);
+        cell("once", 64, "", 45);
+        cell("tome{r=2,x=1}", 64, "", 40);
+        cell("dense", 0, "Action Count", 60);
+        cell("dense", 0, "State Change", 40);
+        cell("once", 64, "Action Count", 50);
+        cell("once", 64, "State Change", 40);
+        cell("tome{r=2,x=1}", 64, "Action Count", 30);
+        cell("tome{r=2,x=1}", 64, "State Change", 50);
+        const QString path = temp(QStringLiteral("run_accuracy.csv"));
+        writeText(path, QByteArray::fromStdString(once::accuracyCsv(s)));
+        const EvaluationResults r = EvaluationResults::load(path);
+        QCOMPARE(r.tasks,
+                 (QStringList{QStringLiteral("Action Count"), QStringLiteral("State Change")}));
+        QCOMPARE(r.methods, (QStringList{QStringLiteral("dense"), QStringLiteral("once B=64"),
+                                         QStringLiteral("tome{r=2,x=1} B=64")}));
+        QCOMPARE(r.accuracy[0][0], 60.0);
+        QCOMPARE(r.accuracy[2][1], 50.0);
+
+        // Overall rows only (two benchmarks): the benchmarks are the axes.
+        once::EvalSummary o;
+        o.benchmarks = {"mvbench", "egoschema"};
+        for (const char* bench : {"mvbench", "egoschema"}) {
+            for (const auto& [method, budget] :
+                 std::vector<std::pair<std::string, std::int64_t>>{{"dense", 0}, {"once", 256}}) {
+                once::AccuracyCell c;
+                c.benchmark = bench;
+                c.method = method;
+                c.budget = budget;
+                c.questions = 4;
+                c.correct = budget == 0 ? 3 : 2;
+                c.accuracyPct = {budget == 0 ? 75.0 : 50.0, 0, 100};
+                o.accuracy.push_back(c);
+            }
+        }
+        const QString overall = temp(QStringLiteral("overall_accuracy.csv"));
+        writeText(overall, QByteArray::fromStdString(once::accuracyCsv(o)));
+        const EvaluationResults b = EvaluationResults::load(overall);
+        QCOMPARE(b.tasks, (QStringList{QStringLiteral("mvbench"), QStringLiteral("egoschema")}));
+        QCOMPARE(b.methods, (QStringList{QStringLiteral("dense"), QStringLiteral("once B=256")}));
+        QCOMPARE(b.accuracy[1][1], 50.0);
     }
 
     void unsupportedFormatsAreRefused() {

@@ -64,6 +64,84 @@ double number(const QString& text, const QString& path, int line, const QString&
     return v;
 }
 
+// One CSV line split into cells, RFC 4180 quoting ("a,b" and "" inside quotes) undone.
+QStringList csvCells(const QString& line) {
+    QStringList cells{QString()};
+    bool quoted = false;
+    for (int i = 0; i < line.size(); ++i) {
+        const QChar ch = line[i];
+        if (quoted) {
+            if (ch == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
+                cells.back() += ch;
+                ++i;
+            } else if (ch == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                cells.back() += ch;
+            }
+        } else if (ch == QLatin1Char('"')) {
+            quoted = true;
+        } else if (ch == QLatin1Char(',')) {
+            cells << QString();
+        } else {
+            cells.back() += ch;
+        }
+    }
+    return cells;
+}
+
+// The harness's own table (`once eval report --csv PREFIX` → PREFIX_accuracy.csv):
+// benchmark,method,budget,task,questions,correct,accuracy_pct,ci_lo,ci_hi. Methods are labelled
+// "method B=budget" ("dense" alone); the radar's axes are the tasks, or the benchmarks when the
+// file holds overall rows only.
+bool loadHarnessCsv(const QString& path, const QStringList& header, const QStringList& lines,
+                    Collector& c) {
+    const int iBench = header.indexOf(QStringLiteral("benchmark"));
+    const int iMethod = header.indexOf(QStringLiteral("method"));
+    const int iBudget = header.indexOf(QStringLiteral("budget"));
+    const int iTask = header.indexOf(QStringLiteral("task"));
+    const int iAcc = header.indexOf(QStringLiteral("accuracy_pct"));
+    if (iBench < 0 || iMethod < 0 || iBudget < 0 || iTask < 0 || iAcc < 0) {
+        return false;
+    }
+    struct Row {
+        QString axis, method;
+        double value;
+    };
+    std::vector<Row> overall, perTask;
+    QStringList benchmarks;
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList cells = csvCells(lines[i]);
+        if (cells.size() != header.size()) {
+            once::fail("wrong number of columns", path.toStdString(),
+                       QStringLiteral("line %1").arg(i + 1).toStdString(),
+                       std::to_string(header.size()), std::to_string(cells.size()));
+        }
+        const QString budget = cells[iBudget].trimmed();
+        const QString method = budget == QLatin1String("dense")
+                                   ? cells[iMethod].trimmed()
+                                   : cells[iMethod].trimmed() + QStringLiteral(" B=") + budget;
+        const double value = number(cells[iAcc], path, i + 1, header[iAcc]);
+        const QString bench = cells[iBench].trimmed(), task = cells[iTask].trimmed();
+        if (!benchmarks.contains(bench)) {
+            benchmarks << bench;
+        }
+        if (task == QLatin1String("overall")) {
+            overall.push_back({bench, method, value});
+        } else {
+            perTask.push_back({bench + QLatin1Char('/') + task, method, value});
+        }
+    }
+    // Tasks of one benchmark need no prefix.
+    const bool single = benchmarks.size() == 1;
+    for (const Row& r : perTask.empty() ? overall : perTask) {
+        const QString axis =
+            single && !perTask.empty() ? r.axis.section(QLatin1Char('/'), 1) : r.axis;
+        c.add(axis, r.method, r.value);
+    }
+    return true;
+}
+
 EvaluationResults loadCsv(const QString& path, const QString& text) {
     Collector c;
     const QStringList lines =
@@ -72,13 +150,19 @@ EvaluationResults loadCsv(const QString& path, const QString& text) {
         once::fail("evaluation table has no rows", path.toStdString(), {}, "a header line and rows",
                    QStringLiteral("%1 lines").arg(lines.size()).toStdString());
     }
-    const QStringList header = lines.front().split(QLatin1Char(','));
+    QStringList header = csvCells(lines.front());
+    for (QString& h : header) {
+        h = h.trimmed();
+    }
+    if (loadHarnessCsv(path, header, lines, c)) {
+        return c.finish(path);
+    }
     const bool longFormat =
         header.size() == 3 &&
         header[0].trimmed().compare(QLatin1String("task"), Qt::CaseInsensitive) == 0 &&
         header[1].trimmed().compare(QLatin1String("method"), Qt::CaseInsensitive) == 0;
     for (int i = 1; i < lines.size(); ++i) {
-        const QStringList cells = lines[i].split(QLatin1Char(','));
+        const QStringList cells = csvCells(lines[i]);
         if (cells.size() != header.size()) {
             once::fail("wrong number of columns", path.toStdString(),
                        QStringLiteral("line %1").arg(i + 1).toStdString(),
