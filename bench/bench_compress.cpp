@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
     const std::int64_t budget = std::stoll(argv[2]);
     const int reps = argc > 3 ? std::stoi(argv[3]) : 3;
     const int topL = argc > 4 ? std::stoi(argv[4]) : AssignOptions{}.topL;
+    const int tileRows = argc > 5 ? std::stoi(argv[5]) : AssignOptions{}.tileRows;
     auto file = SafetensorsFile::open(path);
     at::Tensor x = loadTensor(file, "features").clone();
     Codebook cb = Codebook::fromTensor(loadTensor(file, "codebook"));
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
     j["D"] = cb.dim();
     j["dtype"] = std::string(c10::toString(x.scalar_type()));
     j["top_l"] = topL;
+    j["tile_rows"] = tileRows;
     // Each precision against the same-shape product in that precision (the floor).
     for (const std::string precision : {"float32", "bfloat16"}) {
         const auto type = precision == "bfloat16" ? at::kBFloat16 : at::kFloat;
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
         AssignOptions ao;
         ao.precision = precision;
         ao.topL = topL;
+        ao.tileRows = tileRows;
         nlohmann::json p;
         p["gemm"] = bestOf(reps, [&] { at::mm(xa, ca); });
         Assignment cached;
