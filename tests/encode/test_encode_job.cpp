@@ -2,7 +2,10 @@
 // file it writes, and the resumable batch over a folder and a JSONL manifest.
 #include <ATen/ATen.h>
 
+#include <QElapsedTimer>
+#include <QProcess>
 #include <QtTest>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,9 +13,12 @@
 #include "encode/batch_encode.h"
 #include "encode/encode_job.h"
 #include "features/feature_file.h"
+#include "models/visual_encoder.h"
 #include "support/test_support.h"
 #include "util/error.h"
 #include "util/sha256.h"
+#include "video/sampling_rule.h"
+#include "video/video_reader.h"
 
 using namespace once;
 namespace fs = std::filesystem;
@@ -161,6 +167,94 @@ class TestEncodeJob : public QObject {
         j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j["skipped"].get<int>(), 1);
         QCOMPARE(j["encoded"].get<int>(), 1);
+    }
+
+    void cliEncodesWithLlavaOnevision() {
+        // `once encode --backbone llava-onevision` on a tiny random checkpoint that transformers
+        // builds: pooled 2x2 grid, BF16 storage, the image_newline layout token, and the same
+        // tokens the library's encoder gives for the same frames.
+        const std::string dir = test::tempDir();
+        auto ref = test::runPython(
+            "llava_ov_vision_reference.py",
+            {QString::fromStdString(dir), "--grid", "4", "--patch", "14", "--layer", "-2"});
+        QVERIFY2(ref.exitCode == 0, qPrintable(ref.err.right(3000)));
+        const std::string model = dir + "/model";
+        const std::string out = dir + "/llava.safetensors";
+        auto r =
+            test::runCli({"encode", QString::fromStdString(test::sourcePath(kDemo)), "--backbone",
+                          "llava-onevision", "--model", QString::fromStdString(model), "--sample",
+                          "uniform:3", "--pool-stride", "2", "--store-dtype", "bfloat16", "-o",
+                          QString::fromStdString(out), "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const FeatureFile f = FeatureFile::load(out);
+        QCOMPARE(f.features.scalar_type(), at::kBFloat16);
+        QCOMPARE(f.features.size(0), std::int64_t{3});
+        QCOMPARE(f.features.size(1), std::int64_t{4});  // 4x4 patches pooled to 2x2
+        QCOMPARE(f.grid, std::string("2x2"));
+        QVERIFY2(f.backbone.find("llava-onevision") != std::string::npos, f.backbone.c_str());
+        QVERIFY(f.layoutTokens.defined());
+        QCOMPARE(f.layoutTokens.size(0), std::int64_t{1});
+        QCOMPARE(f.layoutTokens.size(1), f.features.size(2));
+
+        EncoderOptions eo;
+        eo.modelDir = model;
+        eo.poolStride = 2;
+        auto encoder = makeVisualEncoder("llava-onevision", eo);
+        const SampledFrames frames =
+            readFrames(test::sourcePath(kDemo), SamplingRule::parse("uniform:3"));
+        const EncodedVideo v = encoder->encode(frames.rgb);
+        QVERIFY(f.features.equal(v.features.to(at::kBFloat16)));
+        QVERIFY(
+            f.layoutTokens.to(at::kFloat).equal(v.layoutTokens.to(at::kBFloat16).to(at::kFloat)));
+    }
+
+    void batchSurvivesSigkill() {
+        // A real kill (SIGKILL) of `once encode FOLDER --out-dir` once the first video is
+        // finished: every feature file left is whole and listed, no half file looks whole, and
+        // the rerun encodes exactly the rest.
+        const std::string root = test::tempDir();
+        constexpr int kVideos = 8;
+        fs::create_directories(root + "/videos");
+        for (int i = 0; i < kVideos; ++i) {
+            fs::copy_file(test::sourcePath(kDemo), root + "/videos/v" + std::to_string(i) + ".mp4");
+        }
+        const std::string outDir = root + "/features";
+        const QStringList args{"encode",    QString::fromStdString(root + "/videos"),
+                               "--out-dir", QString::fromStdString(outDir),
+                               "--sample",  "uniform:32",
+                               "--json"};
+        QProcess p;
+        p.start(QStringLiteral(ONCE_CLI_PATH), args);
+        QVERIFY(p.waitForStarted());
+        const std::string listed = outDir + "/" + kBatchManifestName;
+        QElapsedTimer timer;
+        timer.start();
+        while (timer.elapsed() < 120000 && (!fs::exists(listed) || countLines(listed) < 1)) {
+            QTest::qWait(5);
+        }
+        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished());
+        const int done = countLines(listed);
+        QVERIFY2(done >= 1 && done < kVideos, qPrintable(QString::number(done)));
+        int whole = 0;
+        for (const auto& e : fs::directory_iterator(outDir)) {
+            const std::string name = e.path().filename().string();
+            if (e.path().extension() == ".safetensors") {
+                QCOMPARE(FeatureFile::load(e.path().string()).features.size(0), std::int64_t{32});
+                ++whole;
+            } else {
+                QVERIFY2(name == kBatchManifestName || name.find(".tmp-") != std::string::npos,
+                         name.c_str());
+            }
+        }
+        QCOMPARE(whole, done);
+
+        auto r = test::runCli(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["skipped"].get<int>(), done);
+        QCOMPARE(j["encoded"].get<int>(), kVideos - done);
+        QCOMPARE(countLines(listed), kVideos);
     }
 
     void badManifest() {

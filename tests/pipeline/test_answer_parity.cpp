@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 
 #include <QtTest>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "codebook/codebook.h"
@@ -220,6 +221,44 @@ class TestAnswerParity : public QObject {
              QString::fromStdString(dir_), "--dense", "--question", ""});
         QCOMPARE(empty.exitCode, 1);
         QVERIFY(empty.err.contains("question"));
+    }
+
+    void cliAskVideoDecodesAndEncodes() {
+        // A video goes through Session::loadVideo (decode, then the model folder's own encoder)
+        // and answers exactly as its feature file written by `once encode` does.
+        const QString video = QString::fromStdString(test::sourcePath("resources/demo/demo.mp4"));
+        const QString features =
+            QString::fromStdString(test::tempDir()) + "/demo_llava.safetensors";
+        auto enc =
+            test::runCli({"encode", video, "--backbone", "llava-onevision", "--model",
+                          QString::fromStdString(dir_), "--sample", "uniform:2", "-o", features});
+        QVERIFY2(enc.exitCode == 0, qPrintable(enc.err));
+        const QStringList common{"--model",
+                                 QString::fromStdString(dir_),
+                                 "--dense",
+                                 "--question",
+                                 QString::fromStdString(kQuestion),
+                                 "--max-new-tokens",
+                                 "6",
+                                 "--json"};
+        auto fromVideo =
+            test::runCli(QStringList{"ask", video, "--sampling", "uniform:2"} + common);
+        QVERIFY2(fromVideo.exitCode == 0, qPrintable(fromVideo.err));
+        auto fromFile = test::runCli(QStringList{"ask", "--features", features} + common);
+        QVERIFY2(fromFile.exitCode == 0, qPrintable(fromFile.err));
+        const auto v = nlohmann::json::parse(fromVideo.out.toStdString());
+        const auto f = nlohmann::json::parse(fromFile.out.toStdString());
+        QCOMPARE(v["token_ids"], f["token_ids"]);
+        QCOMPARE(v["visual_tokens"], f["visual_tokens"]);
+        std::vector<std::string> stages;
+        for (const auto& st : v["stages"]) {
+            stages.push_back(st["name"].get<std::string>());
+            QVERIFY(st["seconds"].get<double>() >= 0);
+            QVERIFY(st["cuda_peak_reserved_bytes"].is_null());  // CPU run
+        }
+        QVERIFY(std::find(stages.begin(), stages.end(), "decode") != stages.end());
+        QVERIFY(std::find(stages.begin(), stages.end(), "encode") != stages.end());
+        QVERIFY(v["cuda_peak_reserved_bytes"].is_null());
     }
 
     void multipleChoiceFormat() {

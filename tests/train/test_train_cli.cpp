@@ -10,11 +10,13 @@
 #include <QThread>
 #include <QtTest>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "codebook/codebook.h"
 #include "features/feature_file.h"
 #include "support/test_support.h"
+#include "train/sketch_cache.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
 
@@ -177,6 +179,62 @@ class TestTrainCli : public QObject {
         }
         QVERIFY(j["ci95"]["mean_cosine_error"].size() == 2);
         QVERIFY(j.contains("random_exemplar"));
+    }
+
+    void sketchSurvivesSigkill() {
+        // `once train sketch` on videos (decoded and encoded with the demo encoder), killed with
+        // SIGKILL once the cache records a finished video: the rerun resumes (some videos counted
+        // as resumed) and ends with the cache of an uninterrupted run.
+        const std::string dir = test::tempDir();
+        const std::string video = test::sourcePath("resources/demo/demo.mp4");
+        std::string lines;
+        for (int i = 0; i < 8; ++i) {
+            lines +=
+                "{\"video\": \"" + video + "\", \"category\": \"" + (i % 2 ? "a" : "b") + "\"}\n";
+        }
+        writeFileAtomically(dir + "/corpus.jsonl", lines);
+        const QStringList sketch{"train",        "sketch",     "--manifest", "corpus.jsonl",
+                                 "--sample",     "uniform:32", "--R",        "64",
+                                 "--shard-rows", "64",         "--json"};
+        Run whole = runIn(dir, sketch + QStringList{"-o", "whole"});
+        QVERIFY2(whole.exitCode == 0, whole.err.c_str());
+
+        QProcess p;
+        p.setWorkingDirectory(QString::fromStdString(dir));
+        p.start(QString(ONCE_CLI_PATH), sketch + QStringList{"-o", "cut"});
+        QVERIFY(p.waitForStarted(30000));
+        const auto finished = [&] {
+            try {
+                std::ifstream in(dir + "/cut/manifest.json");
+                const auto m = nlohmann::json::parse(in);
+                int n = 0;
+                for (const auto& v : m.at("videos")) {
+                    n += v.at("status") == "done";
+                }
+                return n;
+            } catch (const std::exception&) {
+                return 0;  // not written yet
+            }
+        };
+        for (int i = 0; i < 24000 && finished() < 1 && p.state() == QProcess::Running; ++i) {
+            QThread::msleep(5);
+        }
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(60000));
+        const int done = finished();
+        QVERIFY2(done >= 1 && done < 8, std::to_string(done).c_str());
+
+        Run again = runIn(dir, sketch + QStringList{"-o", "cut"});
+        QVERIFY2(again.exitCode == 0, again.err.c_str());
+        const auto j = nlohmann::json::parse(again.out);
+        QVERIFY(j["resumed"].get<int>() >= done);
+        QCOMPARE(j["done"].get<int>(), 8);
+        const SketchCache a = SketchCache::load(dir + "/whole"),
+                          b = SketchCache::load(dir + "/cut");
+        QVERIFY(a.reps.equal(b.reps));
+        QVERIFY(a.weights.equal(b.weights));
+        QVERIFY(a.video.equal(b.video));
+        QVERIFY(a.bin.equal(b.bin));
     }
 
     void interruptAndResume() {
