@@ -3,6 +3,7 @@
 #include <QAudioOutput>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeySequence>
 #include <QLabel>
 #include <QMediaPlayer>
 #include <QSlider>
@@ -40,6 +41,8 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     play_ = new QToolButton(this);
     play_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
     play_->setToolTip(tr("Play or pause (Space)"));
+    // Window-wide while the player is shown; text fields take their own spaces first.
+    play_->setShortcut(QKeySequence(Qt::Key_Space));
     play_->setAccessibleName(tr("Play"));
     mute_ = new QToolButton(this);
     mute_->setCheckable(true);
@@ -95,6 +98,10 @@ void VideoPlayerPanel::setSource(const QString& path) {
                                                    "feature file).")
                                                     .arg(QFileInfo(path).fileName())));
     note_->setVisible(!playable);
+}
+
+QString VideoPlayerPanel::note() const {
+    return note_->isVisibleTo(this) ? note_->text() : QString();
 }
 
 void VideoPlayerPanel::togglePlayback() {

@@ -23,6 +23,9 @@ class VideoPlayerPanel : public QWidget {
     /// Plays `path` (a file; a frame folder or an empty path shows a note instead).
     void setSource(const QString& path);
     QMediaPlayer* player() const { return player_; }
+    QToolButton* playButton() const { return play_; }
+    /// The note under the controls ("" when the video can be played).
+    QString note() const;
 
   public slots:
     void togglePlayback();
