@@ -21,23 +21,6 @@
 
 using namespace once::studio;
 
-namespace {
-bool waitFor(StudioSession& session, const QString& method, std::int64_t budget) {
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < 300000) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        const auto r = session.result();
-        if (!session.isBusy() && r && QString::fromStdString(r->method) == method &&
-            r->budget == budget) {
-            return true;
-        }
-        QTest::qWait(10);
-    }
-    return false;
-}
-}  // namespace
-
 class TestPeerMethodsWindow : public QObject {
     Q_OBJECT
   private slots:
@@ -83,7 +66,7 @@ class TestPeerMethodsWindow : public QObject {
             for (std::int64_t b : {std::int64_t{729}, std::int64_t{3000}}) {
                 budget->slider()->setValue(LogScale{n}.positionOf(b));
                 const std::int64_t want = budget->budget();  // the slider's step nearest to b
-                QVERIFY2(waitFor(*session, method, want), qPrintable(method));
+                QVERIFY2(test::waitForResult(*session, method, want), qPrintable(method));
                 const auto r = session->result();
                 QVERIFY2(r->numOutputs <= want, qPrintable(method));
                 QCOMPARE(overlay->groupCount(), static_cast<int>(r->numOutputs));
@@ -105,13 +88,14 @@ class TestPeerMethodsWindow : public QObject {
         methods->setCurrentIndex(0);
         QVERIFY(budget->variantBox()->isEnabled());
         QCOMPARE(budget->codebookSize(), k);
-        QVERIFY(waitFor(*session, QStringLiteral("once"), std::min(k, session->budget())));
+        QVERIFY(
+            test::waitForResult(*session, QStringLiteral("once"), std::min(k, session->budget())));
         QCOMPARE(session->assignment(), assignment);
         QCOMPARE(session->preparationCount(), prepared + peers);
         QVERIFY(overlay->hasCodewords());
         // A peer again: its prepared state is still there.
         methods->setCurrentIndex(methods->findData(QStringLiteral("fastvid")));
-        QVERIFY(waitFor(*session, QStringLiteral("fastvid"), session->budget()));
+        QVERIFY(test::waitForResult(*session, QStringLiteral("fastvid"), session->budget()));
         QCOMPARE(session->preparationCount(), prepared + peers);
         QVERIFY(window.close());
     }

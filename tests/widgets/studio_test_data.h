@@ -71,4 +71,21 @@ inline bool waitIdle(StudioSession& session, int timeoutMs = 120000, bool needRe
     return false;
 }
 
+/// Waits until the session is idle with a result of `method` at `budget`.
+inline bool waitForResult(StudioSession& session, const QString& method, std::int64_t budget,
+                          int timeoutMs = 300000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        const auto r = session.result();
+        if (!session.isBusy() && r && QString::fromStdString(r->method) == method &&
+            r->budget == budget) {
+            return true;
+        }
+        QTest::qWait(10);
+    }
+    return false;
+}
+
 }  // namespace once::studio::test

@@ -45,22 +45,6 @@ void pickMethod(BudgetPanel& panel, const QString& method) {
     panel.methodBox()->setCurrentIndex(index);
 }
 
-/// Waits for a result of `method` at `budget`, with the session idle.
-bool waitFor(StudioSession& session, const QString& method, std::int64_t budget) {
-    QElapsedTimer timer;
-    timer.start();
-    while (timer.elapsed() < 120000) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        const auto r = session.result();
-        if (!session.isBusy() && r && QString::fromStdString(r->method) == method &&
-            r->budget == budget) {
-            return true;
-        }
-        QTest::qWait(10);
-    }
-    return false;
-}
-
 }  // namespace
 
 class TestPeerMethods : public QObject {
@@ -117,12 +101,12 @@ class TestPeerMethods : public QObject {
             QCOMPARE(f.session.method(), peer);
             // A peer's budget reaches N, not K.
             QCOMPARE(f.panel.codebookSize(), n);
-            QVERIFY(waitFor(f.session, peer, f.session.budget()));
+            QVERIFY(test::waitForResult(f.session, peer, f.session.budget()));
             QCOMPARE(f.session.preparationCount(), ++prepared);
             QVERIFY(f.session.isPrepared(peer));
             for (std::int64_t b : {std::int64_t{8}, std::int64_t{36}, n}) {
                 f.panel.slider()->setValue(LogScale{n}.positionOf(b));
-                QVERIFY2(waitFor(f.session, peer, b), qPrintable(peer));
+                QVERIFY2(test::waitForResult(f.session, peer, b), qPrintable(peer));
                 const auto r = f.session.result();
                 QVERIFY2(r->numOutputs <= b, qPrintable(peer));
                 QCOMPARE(r->numTokens, n);
@@ -160,19 +144,19 @@ class TestPeerMethods : public QObject {
         pickMethod(f.panel, QStringLiteral("once"));
         QCOMPARE(f.panel.codebookSize(), std::int64_t{32});
         QVERIFY(f.session.budget() <= 32);
-        QVERIFY(waitFor(f.session, QStringLiteral("once"), f.session.budget()));
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("once"), f.session.budget()));
         QCOMPARE(f.session.assignment(), assignment);
         QCOMPARE(f.session.preparationCount(), prepared);
         QVERIFY(f.overlay.hasCodewords());
         QVERIFY(f.panel.readout(QStringLiteral("M")).contains(QLatin1String("codewords")));
         // And to a peer again: its prepared state is reused.
         pickMethod(f.panel, QStringLiteral("fastvid"));
-        QVERIFY(waitFor(f.session, QStringLiteral("fastvid"), f.session.budget()));
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("fastvid"), f.session.budget()));
         QCOMPARE(f.session.preparationCount(), prepared);
 
         // A new video forgets the peers: the selected one is prepared again for it.
         f.session.setVideo(test::syntheticVideo(4, 6, 6, 16, 11));
-        QVERIFY(waitFor(f.session, QStringLiteral("fastvid"), f.session.budget()));
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("fastvid"), f.session.budget()));
         QVERIFY(!f.session.isPrepared(QStringLiteral("tome")));
         QVERIFY(f.session.isPrepared(QStringLiteral("fastvid")));
     }
@@ -183,7 +167,7 @@ class TestPeerMethods : public QObject {
         pickMethod(f.panel, QStringLiteral("frame-drop"));
         // Frame drop at B = 72 keeps floor(72 / 36) = 2 whole frames and drops the others.
         f.panel.spinBox()->setValue(72);
-        QVERIFY(waitFor(f.session, QStringLiteral("frame-drop"), 72));
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("frame-drop"), 72));
         const auto r = f.session.result();
         QCOMPARE(r->numOutputs, std::int64_t{72});
         QCOMPARE(f.overlay.droppedCount(), 72);
@@ -221,7 +205,7 @@ class TestPeerMethods : public QObject {
         QVERIFY(f.panel.slider()->isEnabled());
         QCOMPARE(f.panel.codebookSize(), std::int64_t{144});
         f.panel.spinBox()->setValue(40);
-        QVERIFY(waitFor(f.session, QStringLiteral("visionzip"), 40));
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("visionzip"), 40));
         QVERIFY(f.overlay.hasResult());
         QVERIFY(f.session.result()->numOutputs <= 40);
         QCOMPARE(f.overlay.groupCount(), static_cast<int>(f.session.result()->numOutputs));
@@ -242,7 +226,7 @@ class TestPeerMethods : public QObject {
         Fixture f;
         f.session.setVideo(test::syntheticVideo(4, 6, 6, 16));
         pickMethod(f.panel, QStringLiteral("spatial-pool"));
-        QVERIFY(waitFor(f.session, QStringLiteral("spatial-pool"), f.session.budget()));
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("spatial-pool"), f.session.budget()));
         f.session.runBudgetSweep();
         QTRY_VERIFY_WITH_TIMEOUT(f.session.sweep().has_value(), 60000);
         const BudgetSweep sweep = *f.session.sweep();
