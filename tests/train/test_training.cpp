@@ -286,6 +286,39 @@ class TestTraining : public QObject {
         QVERIFY(at::equal(effectiveWeights(w, g, "uniform", 0.5), at::ones({4}, at::kDouble)));
     }
 
+    void patienceStopsAndEpochZeroCanWin() {
+        // A learning rate 5,000 times the paper's scrambles the codebook: no epoch improves on the
+        // refined initialiser, so the fit stops after `patience` epochs without improvement and
+        // selects epoch 0, whose codebook it returns.
+        at::Tensor reps = clustered(600, 16, 8, 4).to(at::kBFloat16);
+        at::Tensor w = at::randint(1, 50, {600}, at::kInt);
+        at::Tensor g = at::randint(-1, 3, {600}, at::kInt);
+        FitConfig cfg;
+        cfg.codewords = 16;
+        cfg.candidates = 200;
+        cfg.batch = 128;
+        cfg.epochs = 5;
+        cfg.lr = 5;
+        for (int patience : {1, 2}) {
+            cfg.patience = patience;
+            const FitResult r = fitCodebook(reps, w, g, cfg);
+            QCOMPARE(r.criterion.size(), std::size_t(1 + patience));  // epoch 0, then `patience`
+            QCOMPARE(r.selectedEpoch, 0);
+            QCOMPARE(r.metadata.at("selected_epoch"), std::string("0"));
+            for (std::size_t e = 1; e < r.criterion.size(); ++e) {
+                QVERIFY(r.criterion[e] > r.criterion.front() + 1e-3);
+            }
+            FitConfig initOnly = cfg;
+            initOnly.epochs = 0;
+            QVERIFY(at::equal(r.codebook, fitCodebook(reps, w, g, initOnly).codebook));
+        }
+        // Patience as long as the epochs: every epoch is evaluated.
+        cfg.lr = 1e-3;
+        cfg.patience = 5;
+        const FitResult full = fitCodebook(reps, w, g, cfg);
+        QCOMPARE(full.criterion.size(), std::size_t(1 + cfg.epochs));
+    }
+
     void fitIsBitIdenticalAndSelects() {
         at::Tensor reps = clustered(900, 16, 12, 9).to(at::kBFloat16);
         at::Tensor w = at::randint(1, 50, {900}, at::kInt);
