@@ -13,6 +13,7 @@
 #include "main_window.h"
 #include "session/demo_assets.h"
 #include "session/studio_session.h"
+#include "studio_app_test.h"
 #include "studio_application.h"
 #include "support/test_support.h"
 
@@ -59,13 +60,7 @@ class TestBadFiles : public QObject {
 
   private slots:
     void initTestCase() {
-        initStudioApplication(*qApp);
-        // Own settings per test program: ctest may run them in parallel.
-        QCoreApplication::setApplicationName(
-            QStringLiteral("ONCE Studio ") +
-            QFileInfo(QString::fromLocal8Bit(QTest::currentAppName())).fileName());
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
+        once::studio::test::initStudioTestApplication();
         window_ = new MainWindow;
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_));

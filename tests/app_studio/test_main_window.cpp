@@ -27,6 +27,7 @@
 #include "question/question_panel.h"
 #include "session/demo_assets.h"
 #include "session/studio_session.h"
+#include "studio_app_test.h"
 #include "studio_application.h"
 #include "support/test_support.h"
 
@@ -47,13 +48,7 @@ class TestMainWindow : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
-        initStudioApplication(*qApp);
-        // Own settings per test program: ctest may run them in parallel.
-        QCoreApplication::setApplicationName(
-            QStringLiteral("ONCE Studio ") +
-            QFileInfo(QString::fromLocal8Bit(QTest::currentAppName())).fileName());
-        QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
-        QSettings().clear();
+        once::studio::test::initStudioTestApplication();
         if (!DemoAssets::locate().hasVideo()) {
             QSKIP("the demo video is not in this checkout");
         }

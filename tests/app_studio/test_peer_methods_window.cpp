@@ -17,6 +17,7 @@
 #include "overlay/group_overlay.h"
 #include "session/demo_assets.h"
 #include "session/studio_session.h"
+#include "studio_app_test.h"
 #include "studio_application.h"
 
 using namespace once::studio;
@@ -25,13 +26,7 @@ class TestPeerMethodsWindow : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
-        initStudioApplication(*qApp);
-        // Own settings per test program: ctest may run them in parallel.
-        QCoreApplication::setApplicationName(
-            QStringLiteral("ONCE Studio ") +
-            QFileInfo(QString::fromLocal8Bit(QTest::currentAppName())).fileName());
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
+        once::studio::test::initStudioTestApplication();
         if (!DemoAssets::locate().hasVideo()) {
             QSKIP("the demo video is not in this checkout");
         }

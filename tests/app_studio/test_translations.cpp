@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include "main_window.h"
+#include "studio_app_test.h"
 #include "studio_application.h"
 #include "support/test_support.h"
 
@@ -72,15 +73,7 @@ QString tsPath(const QString& lang) {
 class TestTranslations : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        initStudioApplication(*qApp);
-        // Own settings per test program: ctest may run them in parallel.
-        QCoreApplication::setApplicationName(
-            QStringLiteral("ONCE Studio ") +
-            QFileInfo(QString::fromLocal8Bit(QTest::currentAppName())).fileName());
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-    }
+    void initTestCase() { once::studio::test::initStudioTestApplication(); }
 
     void zhCnIsCompleteAndKeepsPlaceholders() {
         const auto messages = readTs(tsPath(QStringLiteral("zh_CN")));

@@ -16,6 +16,7 @@
 #include "recent_files_menu.h"
 #include "session/studio_session.h"
 #include "settings_dialog.h"
+#include "studio_app_test.h"
 #include "studio_application.h"
 #include "support/test_support.h"
 
@@ -24,15 +25,7 @@ using namespace once::studio;
 class TestWindowInputs : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        initStudioApplication(*qApp);
-        // Own settings per test program: ctest may run them in parallel.
-        QCoreApplication::setApplicationName(
-            QStringLiteral("ONCE Studio ") +
-            QFileInfo(QString::fromLocal8Bit(QTest::currentAppName())).fileName());
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-    }
+    void initTestCase() { once::studio::test::initStudioTestApplication(); }
 
     void dropAFeatureFileAndItsCodebook() {
         const QString dir = QString::fromStdString(once::test::tempDir());
