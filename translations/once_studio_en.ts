@@ -1165,6 +1165,18 @@
         <source>The paper&apos;s settings (LLaVA-OneVision column of its configuration table)</source>
         <translation></translation>
     </message>
+    <message>
+        <source>AdamW β1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AdamW β2:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AdamW ε:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::TrainerPanel</name>

@@ -1165,6 +1165,18 @@
         <source>The paper&apos;s settings (LLaVA-OneVision column of its configuration table)</source>
         <translation>论文中的设置（其配置表中的 LLaVA-OneVision 一列）</translation>
     </message>
+    <message>
+        <source>AdamW β1:</source>
+        <translation>AdamW β1：</translation>
+    </message>
+    <message>
+        <source>AdamW β2:</source>
+        <translation>AdamW β2：</translation>
+    </message>
+    <message>
+        <source>AdamW ε:</source>
+        <translation>AdamW ε：</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::TrainerPanel</name>

@@ -7,6 +7,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QtTest>
+#include <limits>
 
 #include "codebook/codebook.h"
 #include "support/test_support.h"
@@ -36,11 +37,35 @@ class TestTrainerPanel : public QObject {
         QCOMPARE(fit.patience, 2);
         QCOMPARE(fit.alpha, 0.5);
         QCOMPARE(fit.seed, std::uint64_t{42});
+        QCOMPARE(fit.beta1, 0.9);
+        QCOMPARE(fit.beta2, 0.999);
+        QCOMPARE(fit.adamEps, 1e-8);
         const auto sketch = form.sketchOptions();
         QCOMPARE(sketch.sketch.bins, 4);
         QCOMPARE(sketch.sketch.tokensPerRep, 256.0);
         QCOMPARE(sketch.sketch.mMin, std::int64_t{16});
         QCOMPARE(sketch.cap, std::int64_t{5'000'000});
+    }
+
+    void everyOptionRoundTrips() {
+        // 64-bit seeds survive the form (a QSpinBox would cut them to int), and so do the AdamW
+        // constants the CLI exposes.
+        TrainerOptionsForm form;
+        once::FitConfig c;
+        c.seed = (std::uint64_t{1} << 63) + 5;
+        c.beta1 = 0.8;
+        c.beta2 = 0.995;
+        c.adamEps = 1e-6;
+        form.setFitConfig(c);
+        const once::FitConfig back = form.fitConfig();
+        QCOMPARE(back.seed, c.seed);
+        QCOMPARE(back.beta1, 0.8);
+        QCOMPARE(back.beta2, 0.995);
+        QCOMPARE(back.adamEps, 1e-6);
+        once::SketchCacheOptions o = form.sketchOptions();
+        o.sketch.seed = std::numeric_limits<std::uint64_t>::max();
+        form.setSketchOptions(o);
+        QCOMPARE(form.sketchOptions().sketch.seed, std::numeric_limits<std::uint64_t>::max());
     }
 
     void startCancelResumeAndOpen() {

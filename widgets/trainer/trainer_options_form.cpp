@@ -6,9 +6,11 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <QValidator>
 #include <limits>
 
 namespace once::studio {
@@ -41,6 +43,39 @@ std::string choice(const QComboBox* b) {
     return b->currentData().toString().toStdString();
 }
 constexpr int kMaxInt = std::numeric_limits<int>::max();
+
+// Accepts the decimal values of a std::uint64_t (seeds), nothing larger.
+class Uint64Validator final : public QValidator {
+  public:
+    using QValidator::QValidator;
+    State validate(QString& input, int&) const override {
+        if (input.isEmpty()) {
+            return Intermediate;
+        }
+        for (const QChar c : input) {
+            if (!c.isDigit()) {
+                return Invalid;
+            }
+        }
+        bool ok = false;
+        input.toULongLong(&ok);
+        return ok ? Acceptable : Invalid;
+    }
+};
+QLineEdit* seedEdit(QWidget* parent) {
+    auto* e = new QLineEdit(parent);
+    e->setValidator(new Uint64Validator(e));
+    return e;
+}
+void setSeed(QLineEdit* e, std::uint64_t seed) {
+    e->setText(QString::number(seed));
+}
+/// The seed typed in; an empty field (the validator allows nothing else) is the default 42.
+std::uint64_t seedOf(const QLineEdit* e) {
+    bool ok = false;
+    const std::uint64_t v = e->text().toULongLong(&ok);
+    return ok ? v : 42;
+}
 }  // namespace
 
 TrainerOptionsForm::TrainerOptionsForm(QWidget* parent) : QWidget(parent) {
@@ -50,7 +85,7 @@ TrainerOptionsForm::TrainerOptionsForm(QWidget* parent) : QWidget(parent) {
     mMin_ = intBox(a, 1, 1 << 20);
     mMax_ = intBox(a, 1, 1 << 20);
     sketchIterations_ = intBox(a, 1, 1000);
-    sketchSeed_ = intBox(a, 0, kMaxInt);
+    sketchSeed_ = seedEdit(a);
     cap_ = intBox(a, 0, kMaxInt);
     cap_->setSpecialValueText(tr("no cap"));
     shardRows_ = intBox(a, 1, kMaxInt);
@@ -79,6 +114,9 @@ TrainerOptionsForm::TrainerOptionsForm(QWidget* parent) : QWidget(parent) {
     sinkhornIterations_ = intBox(b, 1, 1000);
     lr_ = realBox(b, 1e-7, 10, 6, 1e-4);
     weightDecay_ = realBox(b, 0, 10, 5, 1e-3);
+    beta1_ = realBox(b, 0, 0.999999, 6, 0.01);
+    beta2_ = realBox(b, 0, 0.999999, 6, 0.001);
+    adamEps_ = realBox(b, 1e-12, 1, 12, 1e-9);
     gradClip_ = realBox(b, 0, 1e6, 3, 0.1);
     gradClip_->setSpecialValueText(tr("off"));
     commitment_ = realBox(b, 0, 100, 4, 0.05);
@@ -89,7 +127,7 @@ TrainerOptionsForm::TrainerOptionsForm(QWidget* parent) : QWidget(parent) {
     epochs_ = intBox(b, 0, 10000);
     patience_ = intBox(b, 1, 10000);
     lloydIterations_ = intBox(b, 0, 10000);
-    fitSeed_ = intBox(b, 0, kMaxInt);
+    fitSeed_ = seedEdit(b);
     storeDtype_ = choiceBox(b, {QStringLiteral("F32"), QStringLiteral("BF16")});
     auto* bf = new QFormLayout(b);
     bf->addRow(tr("Codewords K:"), codewords_);
@@ -104,6 +142,9 @@ TrainerOptionsForm::TrainerOptionsForm(QWidget* parent) : QWidget(parent) {
     bf->addRow(tr("Sinkhorn normalisation steps:"), sinkhornIterations_);
     bf->addRow(tr("Learning rate:"), lr_);
     bf->addRow(tr("Weight decay:"), weightDecay_);
+    bf->addRow(tr("AdamW β1:"), beta1_);
+    bf->addRow(tr("AdamW β2:"), beta2_);
+    bf->addRow(tr("AdamW ε:"), adamEps_);
     bf->addRow(tr("Gradient-norm clip:"), gradClip_);
     bf->addRow(tr("Commitment weight:"), commitment_);
     bf->addRow(tr("Code-usage weight:"), usage_);
@@ -143,7 +184,7 @@ void TrainerOptionsForm::setSketchOptions(const once::SketchCacheOptions& o) {
     mMin_->setValue(static_cast<int>(o.sketch.mMin));
     mMax_->setValue(static_cast<int>(o.sketch.mMax));
     sketchIterations_->setValue(o.sketch.iterations);
-    sketchSeed_->setValue(static_cast<int>(o.sketch.seed));
+    setSeed(sketchSeed_, o.sketch.seed);
     cap_->setValue(static_cast<int>(o.cap));
     shardRows_->setValue(static_cast<int>(o.shardRows));
     skipErrors_->setChecked(o.skipErrors);
@@ -156,7 +197,7 @@ once::SketchCacheOptions TrainerOptionsForm::sketchOptions() const {
     o.sketch.mMin = mMin_->value();
     o.sketch.mMax = mMax_->value();
     o.sketch.iterations = sketchIterations_->value();
-    o.sketch.seed = static_cast<std::uint64_t>(sketchSeed_->value());
+    o.sketch.seed = seedOf(sketchSeed_);
     o.cap = cap_->value();
     o.shardRows = shardRows_->value();
     o.skipErrors = skipErrors_->isChecked();
@@ -176,6 +217,9 @@ void TrainerOptionsForm::setFitConfig(const once::FitConfig& c) {
     sinkhornIterations_->setValue(c.sinkhornIterations);
     lr_->setValue(c.lr);
     weightDecay_->setValue(c.weightDecay);
+    beta1_->setValue(c.beta1);
+    beta2_->setValue(c.beta2);
+    adamEps_->setValue(c.adamEps);
     gradClip_->setValue(c.gradClip);
     commitment_->setValue(c.commitment);
     usage_->setValue(c.usage);
@@ -185,7 +229,7 @@ void TrainerOptionsForm::setFitConfig(const once::FitConfig& c) {
     epochs_->setValue(c.epochs);
     patience_->setValue(c.patience);
     lloydIterations_->setValue(c.lloydIterations);
-    fitSeed_->setValue(static_cast<int>(c.seed));
+    setSeed(fitSeed_, c.seed);
 }
 
 once::FitConfig TrainerOptionsForm::fitConfig() const {
@@ -202,6 +246,9 @@ once::FitConfig TrainerOptionsForm::fitConfig() const {
     c.sinkhornIterations = sinkhornIterations_->value();
     c.lr = lr_->value();
     c.weightDecay = weightDecay_->value();
+    c.beta1 = beta1_->value();
+    c.beta2 = beta2_->value();
+    c.adamEps = adamEps_->value();
     c.gradClip = gradClip_->value();
     c.commitment = commitment_->value();
     c.usage = usage_->value();
@@ -211,7 +258,7 @@ once::FitConfig TrainerOptionsForm::fitConfig() const {
     c.epochs = epochs_->value();
     c.patience = patience_->value();
     c.lloydIterations = lloydIterations_->value();
-    c.seed = static_cast<std::uint64_t>(fitSeed_->value());
+    c.seed = seedOf(fitSeed_);
     return c;
 }
 

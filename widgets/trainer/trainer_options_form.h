@@ -9,6 +9,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLineEdit;
 class QSpinBox;
 
 namespace once::studio {
@@ -34,7 +35,7 @@ class TrainerOptionsForm : public QWidget {
     QSpinBox* mMin_;
     QSpinBox* mMax_;
     QSpinBox* sketchIterations_;
-    QSpinBox* sketchSeed_;
+    QLineEdit* sketchSeed_;  // 64-bit seeds: more than a QSpinBox (int) holds
     QSpinBox* cap_;
     QSpinBox* shardRows_;
     QCheckBox* skipErrors_;
@@ -51,6 +52,9 @@ class TrainerOptionsForm : public QWidget {
     QSpinBox* sinkhornIterations_;
     QDoubleSpinBox* lr_;
     QDoubleSpinBox* weightDecay_;
+    QDoubleSpinBox* beta1_;
+    QDoubleSpinBox* beta2_;
+    QDoubleSpinBox* adamEps_;
     QDoubleSpinBox* gradClip_;
     QDoubleSpinBox* commitment_;
     QDoubleSpinBox* usage_;
@@ -60,7 +64,7 @@ class TrainerOptionsForm : public QWidget {
     QSpinBox* epochs_;
     QSpinBox* patience_;
     QSpinBox* lloydIterations_;
-    QSpinBox* fitSeed_;
+    QLineEdit* fitSeed_;
     QComboBox* storeDtype_;
 };
 
