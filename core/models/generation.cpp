@@ -60,6 +60,9 @@ GenerationResult generate(const Qwen2Model& model, const at::Tensor& prompt,
     at::Tensor logits = model.forward(prompt, cache, /*lastOnly=*/true);
     synchronize(logits);
     r.prefillSeconds = secondsSince(t0);
+    if (o.onPrefilled) {
+        o.onPrefilled();
+    }
     t0 = std::chrono::steady_clock::now();
     for (std::int64_t step = 0; step < o.maxNewTokens; ++step) {
         std::int64_t next = pickToken(logits[-1], o, gen);

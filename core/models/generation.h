@@ -23,6 +23,9 @@ struct GenerationOptions {
     std::vector<std::int64_t> stopTokens;  ///< generation ends after emitting one of these
     /// Called after each new token (the stop token included); may throw Cancelled.
     std::function<void(std::int64_t)> onToken;
+    /// Called once between the prefill and the first decoding step (e.g. to read and reset
+    /// per-stage memory peaks).
+    std::function<void()> onPrefilled;
     CancelToken cancel;
 };
 

@@ -264,18 +264,24 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
                 pending.erase(0, cut);
             }
         };
-        // Prefill and generation run in one call: both report the peaks of that call.
+        // Prefill and generation run in one call; the peaks are read and reset between them.
         const at::Device device = s_->model.device();
+        std::int64_t prefillRss = 0, prefillReserved = 0;
+        go.onPrefilled = [&] {
+            prefillRss = peakRssBytes();
+            prefillReserved = devicePeakReservedBytes(device);
+            resetPeakRss();
+            resetDevicePeakMemory(device);
+        };
         resetPeakRss();
         resetDevicePeakMemory(device);
         GenerationResult g = generate(s_->model, embeds, go);
         if (o.onText && !pending.empty()) {
             o.onText(pending);  // a cut character at the end: the raw bytes, as generated
         }
-        const std::int64_t rss = peakRssBytes();
-        const std::int64_t reserved = devicePeakReservedBytes(device);
-        r.stages.push_back({"prefill", g.prefillSeconds, rss, false, reserved});
-        r.stages.push_back({"generate", g.decodeSeconds, rss, false, reserved});
+        r.stages.push_back({"prefill", g.prefillSeconds, prefillRss, false, prefillReserved});
+        r.stages.push_back({"generate", g.decodeSeconds, peakRssBytes(), false,
+                            devicePeakReservedBytes(device)});
         r.tokenIds = g.tokens;
         std::vector<std::int64_t> text = g.tokens;
         if (g.stoppedByToken) {

@@ -99,7 +99,13 @@ class TestAnswerParity : public QObject {
         auto wantIds = idsOf(tensorOf(dir_ + "/ref.safetensors", "generated"));
         GenerationOptions go;
         go.maxNewTokens = std::int64_t(wantIds.size());
+        // onPrefilled runs once, after the prefill and before the first token.
+        int prefilled = 0, tokensBeforePrefilled = 0, tokens = 0;
+        go.onPrefilled = [&] { ++prefilled, tokensBeforePrefilled = tokens; };
+        go.onToken = [&](std::int64_t) { ++tokens; };
         QCOMPARE(generate(model, e, go).tokens, wantIds);
+        QCOMPARE(prefilled, 1);
+        QCOMPARE(tokensBeforePrefilled, 0);
 
         AskOptions ao;
         ao.maxNewTokens = std::int64_t(wantIds.size());
@@ -111,11 +117,12 @@ class TestAnswerParity : public QObject {
         QCOMPARE(r.contentTokens, std::int64_t(12));
         QCOMPARE(r.layoutTokens, std::int64_t(1));
         QCOMPARE(r.promptTokens, want.size(0));
-        QVERIFY(r.prefillFlops > 0);
+        QVERIFY(r.prefillFlops > 0);  // the value is checked against torch's counter below
         QVERIFY(r.dense);
         std::vector<std::string> names;
         for (const auto& s : r.stages) {
             names.push_back(s.name);
+            QVERIFY2(s.peakRssBytes > 0, s.name.c_str());  // each stage's own peak (Linux)
         }
         QCOMPARE(names,
                  (std::vector<std::string>{"load features", "compress", "prefill", "generate"}));
@@ -157,6 +164,15 @@ class TestAnswerParity : public QObject {
         ao.maxNewTokens = std::int64_t(wantIds.size());
         AskReport rep = session.ask(kQuestion, ao);
         QCOMPARE(rep.tokenIds, untilStop(wantIds, stops()));
+        // Prefill FLOPs against torch's FLOP counter on HF's forward of the same prompt. The
+        // counter charges SDPA the full S × S square; a causal prefill computes the triangle
+        // S(S+1)/2, which is what the session reports.
+        const double s = double(rep.promptTokens);
+        const double wantFlops = tensorOf(out, "prefill_flops_matmul").item<double>() +
+                                 tensorOf(out, "prefill_flops_attention_full").item<double>() *
+                                     (s + 1) / (2 * s);
+        qInfo("prefill FLOPs: %.0f (torch's counter, causal: %.0f)", rep.prefillFlops, wantFlops);
+        QVERIFY(std::abs(rep.prefillFlops - wantFlops) <= 1e-9 * wantFlops);
         QCOMPARE(rep.contentTokens, visual.size(0) - 1);
         QCOMPARE(rep.sourceTokens, std::int64_t(12));
         QVERIFY(!rep.dense);

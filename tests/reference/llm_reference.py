@@ -11,7 +11,10 @@
   llm_reference.py embeds MODEL_DIR IN OUT
       IN holds prompt_ids [S] with one placeholder at `placeholder_index` and visual [V, D]:
       HF's embeddings with the visual rows spliced in are run as inputs_embeds; OUT gets logits
-      and greedy ids. Used for the compressed-token parity.
+      and greedy ids. Used for the compressed-token parity. OUT also gets the prefill FLOPs
+      torch.utils.flop_counter counts for that prompt (logits of the last position only):
+      prefill_flops_matmul (every projection, MLP and the head) and
+      prefill_flops_attention_full (QKᵀ and AV over the full S × S square, as it counts SDPA).
 """
 import os
 import sys
@@ -112,6 +115,7 @@ def llava(out):
 
 
 def embeds(model_dir, inp, out):
+    from torch.utils.flop_counter import FlopCounterMode
     from transformers import LlavaOnevisionForConditionalGeneration
     model = LlavaOnevisionForConditionalGeneration.from_pretrained(model_dir).eval()
     t = load_file(inp)
@@ -120,10 +124,18 @@ def embeds(model_dir, inp, out):
         e = model.get_input_embeddings()(ids)
         e = torch.cat([e[:at], visual.to(e.dtype), e[at + 1:]])[None]
         logits = model(inputs_embeds=e).logits[0].float()
+        with FlopCounterMode(display=False) as counter:
+            model(inputs_embeds=e, logits_to_keep=1)
         gen = model.generate(inputs_embeds=e, attention_mask=torch.ones(e.shape[:2], dtype=torch.long),
                              max_new_tokens=GEN_TOKENS, do_sample=False,
                              eos_token_id=None, pad_token_id=0)[0]
-    save_file({"logits": logits.contiguous(), "generated": gen.contiguous()}, out)
+    counts = {str(op): n for op, n in counter.get_flop_counts()["Global"].items()}
+    attention = sum(n for op, n in counts.items() if "scaled_dot_product" in op)
+    matmul = sum(n for op, n in counts.items() if "scaled_dot_product" not in op)
+    save_file({"logits": logits.contiguous(), "generated": gen.contiguous(),
+               "prefill_flops_matmul": torch.tensor([float(matmul)], dtype=torch.float64),
+               "prefill_flops_attention_full": torch.tensor([float(attention)],
+                                                            dtype=torch.float64)}, out)
 
 
 if __name__ == "__main__":
