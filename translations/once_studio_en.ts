@@ -2,6 +2,101 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>AnalysisResults</name>
+    <message>
+        <source>Accuracy vs budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token budget B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy (%), 95% bootstrap CI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overall accuracy; the %1 per-task rows are on the per-task radar.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End-to-end time vs visual tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Visual tokens per question (mean)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End-to-end time per question (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Break-even count N* vs budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N* (videos that repay the offline cost)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 row(s) with no per-video saving (N* infinite) are not drawn.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Support origin: donor − current R95</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Δ R95, simultaneous band</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>donor − current R95</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Above zero: a support chosen on another video leaves larger residuals than the video&apos;s own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stress diagnostic: random − learned residual</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Codebook comparison: other − reference residual</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Residual statistic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Difference, 95% bootstrap CI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>random − learned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other − reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Above zero: the learned codebook leaves smaller residuals than random exemplars of the same size.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Above zero: the other codebook leaves larger residuals.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1: unsupported image format (use .png, .svg or .pdf)</source>
@@ -37,6 +132,25 @@
     <message>
         <source>Videos, feature files, codebooks or model folders.</source>
         <translation></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::AnalysisChart</name>
+    <message>
+        <source>Analyses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open Analysis or Evaluation CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The CSV written by once eval report --csv, once analyze stress, support-origin or break-even --csv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the CSV of an evaluation (accuracy or efficiency) or of an analysis (stress, support origin, break-even) to chart it.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -314,6 +428,22 @@
         <source>Cannot open evaluation results</source>
         <translation></translation>
     </message>
+    <message>
+        <source>Analyses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Analysis Results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluation or analysis tables (*.csv);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open analysis results</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::FrameOverlayView</name>
@@ -562,6 +692,10 @@
     <message>
         <source>&lt;h3&gt;ONCE Studio %1&lt;/h3&gt;&lt;p&gt;Video-token compression with a global codebook: every visual token is assigned to its nearest codeword, the B most used codewords are kept, tokens are reassigned among them and each group is mean-pooled.&lt;/p&gt;&lt;p&gt;See what compression does to a video, ask questions at a chosen budget, and train codebooks for your own backbone.&lt;/p&gt;</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>Open &amp;Analysis Results…</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,101 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AnalysisResults</name>
+    <message>
+        <source>Accuracy vs budget</source>
+        <translation>准确率与预算</translation>
+    </message>
+    <message>
+        <source>Token budget B</source>
+        <translation>令牌预算 B</translation>
+    </message>
+    <message>
+        <source>Accuracy (%), 95% bootstrap CI</source>
+        <translation>准确率（%），95% 自助法置信区间</translation>
+    </message>
+    <message>
+        <source>Overall accuracy; the %1 per-task rows are on the per-task radar.</source>
+        <translation>总体准确率；%1 行各任务结果见各任务雷达图。</translation>
+    </message>
+    <message>
+        <source>End-to-end time vs visual tokens</source>
+        <translation>端到端时间与视觉令牌数</translation>
+    </message>
+    <message>
+        <source>Visual tokens per question (mean)</source>
+        <translation>每个问题的视觉令牌数（平均）</translation>
+    </message>
+    <message>
+        <source>End-to-end time per question (s)</source>
+        <translation>每个问题的端到端时间（秒）</translation>
+    </message>
+    <message>
+        <source>Break-even count N* vs budget</source>
+        <translation>盈亏平衡数 N* 与预算</translation>
+    </message>
+    <message>
+        <source>N* (videos that repay the offline cost)</source>
+        <translation>N*（抵消离线成本所需的视频数）</translation>
+    </message>
+    <message>
+        <source>%1 row(s) with no per-video saving (N* infinite) are not drawn.</source>
+        <translation>%1 行没有单视频节省（N* 为无穷大），未绘制。</translation>
+    </message>
+    <message>
+        <source>Support origin: donor − current R95</source>
+        <translation>支撑来源：供体 − 当前 R95</translation>
+    </message>
+    <message>
+        <source>Δ R95, simultaneous band</source>
+        <translation>Δ R95，同时置信带</translation>
+    </message>
+    <message>
+        <source>donor − current R95</source>
+        <translation>供体 − 当前 R95</translation>
+    </message>
+    <message>
+        <source>no difference</source>
+        <translation>无差异</translation>
+    </message>
+    <message>
+        <source>Above zero: a support chosen on another video leaves larger residuals than the video&apos;s own.</source>
+        <translation>高于零：在另一视频上选出的支撑比视频自身的支撑留下更大的残差。</translation>
+    </message>
+    <message>
+        <source>Stress diagnostic: random − learned residual</source>
+        <translation>压力诊断：随机 − 学习码本残差</translation>
+    </message>
+    <message>
+        <source>Codebook comparison: other − reference residual</source>
+        <translation>码本比较：其他 − 参考残差</translation>
+    </message>
+    <message>
+        <source>Residual statistic</source>
+        <translation>残差统计量</translation>
+    </message>
+    <message>
+        <source>Difference, 95% bootstrap CI</source>
+        <translation>差值，95% 自助法置信区间</translation>
+    </message>
+    <message>
+        <source>random − learned</source>
+        <translation>随机 − 学习</translation>
+    </message>
+    <message>
+        <source>other − reference</source>
+        <translation>其他 − 参考</translation>
+    </message>
+    <message>
+        <source>Above zero: the learned codebook leaves smaller residuals than random exemplars of the same size.</source>
+        <translation>高于零：学习得到的码本比同样大小的随机样本码本留下更小的残差。</translation>
+    </message>
+    <message>
+        <source>Above zero: the other codebook leaves larger residuals.</source>
+        <translation>高于零：另一个码本留下更大的残差。</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1: unsupported image format (use .png, .svg or .pdf)</source>
@@ -37,6 +132,25 @@
     <message>
         <source>Videos, feature files, codebooks or model folders.</source>
         <translation>视频、特征文件、码本或模型文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::AnalysisChart</name>
+    <message>
+        <source>Analyses</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>&amp;Open Analysis or Evaluation CSV…</source>
+        <translation>打开分析或评测 CSV(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>The CSV written by once eval report --csv, once analyze stress, support-origin or break-even --csv</source>
+        <translation>由 once eval report --csv、once analyze stress、support-origin 或 break-even --csv 写出的 CSV</translation>
+    </message>
+    <message>
+        <source>Open the CSV of an evaluation (accuracy or efficiency) or of an analysis (stress, support origin, break-even) to chart it.</source>
+        <translation>打开评测（准确率或效率）或分析（压力、支撑来源、盈亏平衡）的 CSV 以绘制图表。</translation>
     </message>
 </context>
 <context>
@@ -314,6 +428,22 @@
         <source>Cannot open evaluation results</source>
         <translation>无法打开评测结果</translation>
     </message>
+    <message>
+        <source>Analyses</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>Open Analysis Results</source>
+        <translation>打开分析结果</translation>
+    </message>
+    <message>
+        <source>Evaluation or analysis tables (*.csv);;All files (*)</source>
+        <translation>评测或分析表格 (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open analysis results</source>
+        <translation>无法打开分析结果</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::FrameOverlayView</name>
@@ -562,6 +692,10 @@
     <message>
         <source>&lt;h3&gt;ONCE Studio %1&lt;/h3&gt;&lt;p&gt;Video-token compression with a global codebook: every visual token is assigned to its nearest codeword, the B most used codewords are kept, tokens are reassigned among them and each group is mean-pooled.&lt;/p&gt;&lt;p&gt;See what compression does to a video, ask questions at a chosen budget, and train codebooks for your own backbone.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;ONCE Studio %1&lt;/h3&gt;&lt;p&gt;基于全局码本的视频令牌压缩：每个视觉令牌被分配到最近的码字，保留使用最多的 B 个码字，令牌在其中重新分配，并对每组取平均池化。&lt;/p&gt;&lt;p&gt;查看压缩对视频的作用，在所选预算下提问，并为自己的骨干网络训练码本。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open &amp;Analysis Results…</source>
+        <translation>打开分析结果(&amp;A)…</translation>
     </message>
 </context>
 <context>

@@ -191,6 +191,7 @@ void MainWindow::createMenus() {
     openCodebook->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addAction(tr("Open &Model Folder…"), this, &MainWindow::openModelFolder);
     file->addAction(tr("Open &Evaluation Results…"), charts_, &ChartsPanel::openEvaluationResults);
+    file->addAction(tr("Open &Analysis Results…"), charts_, &ChartsPanel::openAnalysisResults);
     recent_ = new RecentFilesMenu(this);
     file->addMenu(recent_);
     file->addSeparator();

@@ -6,6 +6,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "chart_test_support.h"
 #include "charts/budget_latency_chart.h"
 #include "charts/chart_data.h"
 #include "charts/chart_export.h"
@@ -20,58 +21,7 @@
 
 using namespace once::studio;
 
-namespace {
-QString temp(const QString& name) {
-    static const QString dir = QString::fromStdString(once::test::tempDir());
-    return dir + QLatin1Char('/') + name;
-}
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-void writeText(const QString& path, const QByteArray& text) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text);
-}
-// Checks the three image files and the CSV a chart exports.
-void checkExports(ChartWidget& chart, const QString& stem, int expectedRows) {
-    chart.resize(800, 500);
-    for (const QString& ext :
-         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
-        const QString path = temp(stem + QLatin1Char('.') + ext);
-        QString error;
-        QVERIFY2(chart.exportImage(path, &error), qPrintable(error));
-        const QByteArray bytes = readAll(path);
-        QVERIFY2(bytes.size() > 500, qPrintable(path));
-        if (ext == QLatin1String("png")) {
-            const QImage image(path);
-            QVERIFY(!image.isNull());
-            QVERIFY(image.width() >= 640 && image.height() >= 400);
-            // Not a blank image: several distinct colours.
-            QSet<QRgb> colours;
-            for (int y = 0; y < image.height(); y += 7) {
-                for (int x = 0; x < image.width(); x += 7) {
-                    colours.insert(image.pixel(x, y));
-                }
-            }
-            QVERIFY(colours.size() > 5);
-        } else if (ext == QLatin1String("svg")) {
-            QVERIFY(bytes.contains("<svg"));
-            QSvgRenderer renderer(path);
-            QVERIFY(renderer.isValid());
-        } else {
-            QVERIFY(bytes.startsWith("%PDF-"));
-        }
-    }
-    const QString csv = temp(stem + QStringLiteral(".csv"));
-    QString error;
-    QVERIFY2(chart.exportCsv(csv, &error), qPrintable(error));
-    const QList<QByteArray> lines = readAll(csv).trimmed().split('\n');
-    QCOMPARE(lines.size(), expectedRows + 1);
-    QCOMPARE(lines.front().trimmed(), chart.table().header.join(QLatin1Char(',')).toUtf8());
-}
-}  // namespace
+using namespace once::studio::test;
 
 class TestCharts : public QObject {
     Q_OBJECT

@@ -62,6 +62,31 @@ Histogram histogram(const std::vector<float>& values, int bins, double lo, doubl
     return h;
 }
 
+QStringList csvCells(const QString& line) {
+    QStringList cells{QString()};
+    bool quoted = false;
+    for (int i = 0; i < line.size(); ++i) {
+        const QChar ch = line[i];
+        if (quoted) {
+            if (ch == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
+                cells.back() += ch;
+                ++i;
+            } else if (ch == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                cells.back() += ch;
+            }
+        } else if (ch == QLatin1Char('"')) {
+            quoted = true;
+        } else if (ch == QLatin1Char(',')) {
+            cells << QString();
+        } else {
+            cells.back() += ch;
+        }
+    }
+    return cells;
+}
+
 QString CsvTable::toCsv() const {
     auto cell = [](const QString& s) {
         if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) ||

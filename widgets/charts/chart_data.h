@@ -34,4 +34,7 @@ struct CsvTable {
     QString toCsv() const;
 };
 
+/// One CSV line split into cells, RFC 4180 quoting ("a,b" and "" inside quotes) undone.
+QStringList csvCells(const QString& line);
+
 }  // namespace once::studio

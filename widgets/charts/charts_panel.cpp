@@ -7,6 +7,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "charts/analysis_chart.h"
 #include "charts/budget_latency_chart.h"
 #include "charts/corpus_diagnostics.h"
 #include "charts/residual_chart.h"
@@ -34,10 +35,12 @@ ChartsPanel::ChartsPanel(StudioSession* session, QWidget* parent)
     residual_ = new ResidualChart(this);
     latency_ = new BudgetLatencyChart(this);
     radar_ = new TaskRadarChart(this);
+    analysis_ = new AnalysisChart(this);
     tabs_->addTab(usage_, tr("Code usage"));
     tabs_->addTab(residual_, tr("Residuals"));
     tabs_->addTab(latency_, tr("Budget vs latency"));
     tabs_->addTab(radar_, tr("Per-task accuracy"));
+    tabs_->addTab(analysis_, tr("Analyses"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
@@ -52,6 +55,7 @@ ChartsPanel::ChartsPanel(StudioSession* session, QWidget* parent)
     connect(latency_, &BudgetLatencyChart::measureRequested, session_,
             &StudioSession::runBudgetSweep);
     connect(radar_, &TaskRadarChart::openRequested, this, &ChartsPanel::openEvaluationResults);
+    connect(analysis_, &AnalysisChart::openRequested, this, &ChartsPanel::openAnalysisResults);
 }
 
 ChartWidget* ChartsPanel::currentChart() const {
@@ -124,6 +128,32 @@ void ChartsPanel::openEvaluationResults() {
     QString error;
     if (!loadEvaluationResults(path, &error)) {
         QMessageBox::warning(this, tr("Cannot open evaluation results"), error);
+    }
+}
+
+bool ChartsPanel::loadAnalysisResults(const QString& path, QString* error) {
+    try {
+        analysis_->setResults(AnalysisResults::load(path));
+        tabs_->setCurrentWidget(analysis_);
+        return true;
+    } catch (const std::exception& e) {
+        if (error) {
+            *error = QString::fromUtf8(e.what());
+        }
+        return false;
+    }
+}
+
+void ChartsPanel::openAnalysisResults() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Analysis Results"), QString(),
+                                     tr("Evaluation or analysis tables (*.csv);;All files (*)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    QString error;
+    if (!loadAnalysisResults(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot open analysis results"), error);
     }
 }
 

@@ -1,12 +1,13 @@
 #pragma once
-// The charts dock: usage deciles, residual distribution, budget vs latency and the per-task
-// radar as tabs, kept in step with a StudioSession.
+// The charts dock: usage deciles, residual distribution, budget vs latency, the per-task radar
+// and the analyses (evaluation and analysis CSV files) as tabs, kept in step with a StudioSession.
 #include <QWidget>
 
 class QTabWidget;
 
 namespace once::studio {
 
+class AnalysisChart;
 class BudgetLatencyChart;
 class ChartWidget;
 class ResidualChart;
@@ -23,6 +24,7 @@ class ChartsPanel : public QWidget {
     ResidualChart* residualChart() const { return residual_; }
     BudgetLatencyChart* latencyChart() const { return latency_; }
     TaskRadarChart* radarChart() const { return radar_; }
+    AnalysisChart* analysisChart() const { return analysis_; }
     QTabWidget* tabs() const { return tabs_; }
     /// The chart on the visible tab.
     ChartWidget* currentChart() const;
@@ -32,6 +34,10 @@ class ChartsPanel : public QWidget {
     void openEvaluationResults();
     /// Loads per-task accuracies; returns false and shows nothing on error (`error` set).
     bool loadEvaluationResults(const QString& path, QString* error = nullptr);
+    /// File dialog, then charts an evaluation or analysis CSV (errors in a message box).
+    void openAnalysisResults();
+    /// Charts an evaluation or analysis CSV; returns false and keeps the chart on error.
+    bool loadAnalysisResults(const QString& path, QString* error = nullptr);
 
   private:
     void onAssignment();
@@ -47,6 +53,7 @@ class ChartsPanel : public QWidget {
     ResidualChart* residual_;
     BudgetLatencyChart* latency_;
     TaskRadarChart* radar_;
+    AnalysisChart* analysis_;
 };
 
 }  // namespace once::studio

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 
+#include "charts/chart_data.h"
 #include "util/error.h"
 
 namespace once::studio {
@@ -62,32 +63,6 @@ double number(const QString& text, const QString& path, int line, const QString&
                    text.toStdString());
     }
     return v;
-}
-
-// One CSV line split into cells, RFC 4180 quoting ("a,b" and "" inside quotes) undone.
-QStringList csvCells(const QString& line) {
-    QStringList cells{QString()};
-    bool quoted = false;
-    for (int i = 0; i < line.size(); ++i) {
-        const QChar ch = line[i];
-        if (quoted) {
-            if (ch == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
-                cells.back() += ch;
-                ++i;
-            } else if (ch == QLatin1Char('"')) {
-                quoted = false;
-            } else {
-                cells.back() += ch;
-            }
-        } else if (ch == QLatin1Char('"')) {
-            quoted = true;
-        } else if (ch == QLatin1Char(',')) {
-            cells << QString();
-        } else {
-            cells.back() += ch;
-        }
-    }
-    return cells;
 }
 
 // The harness's own table (`once eval report --csv PREFIX` → PREFIX_accuracy.csv):
