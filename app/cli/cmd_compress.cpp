@@ -89,6 +89,7 @@ int run(const ArgParser& a) {
     std::unique_ptr<TokenCompressor> compressor = makeCompressor(spec);
 
     VideoTokens video(features.features);
+    video.attention = features.attention;  // undefined unless the encoder wrote one
     if (const auto x = features.grid.find('x'); x != std::string::npos) {
         video.gridH = std::stoi(features.grid.substr(0, x));
         video.gridW = std::stoi(features.grid.substr(x + 1));

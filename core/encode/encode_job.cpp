@@ -95,6 +95,9 @@ FeatureFile encodeVideo(const std::string& video, VisualEncoder& encoder,
     if (enc.layoutTokens.defined() && enc.layoutTokens.size(0) > 0) {
         f.layoutTokens = enc.layoutTokens.to(f.features.scalar_type()).cpu().contiguous();
     }
+    if (enc.attention.defined()) {
+        f.attention = enc.attention.to(at::kFloat).cpu().contiguous();
+    }
     if (report) {
         report->video = video;
         report->backbone = f.backbone;

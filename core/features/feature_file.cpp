@@ -54,6 +54,21 @@ void validateLayout(const at::Tensor& layout, const at::Tensor& features, const 
     }
 }
 
+void validateAttention(const at::Tensor& attention, const at::Tensor& features,
+                       const std::string& path) {
+    if (!attention.defined()) {
+        return;
+    }
+    if (attention.dim() != 2 || attention.size(0) != features.size(0) ||
+        attention.size(1) != features.size(1) || !at::isFloatingType(attention.scalar_type())) {
+        fail("attention must hold one value per content token", path, "attention",
+             "[" + std::to_string(features.size(0)) + ", " + std::to_string(features.size(1)) +
+                 "] floating point",
+             shapeString(attention.sizes()) + " " +
+                 std::string(c10::toString(attention.scalar_type())));
+    }
+}
+
 void validate(const at::Tensor& features, const at::Tensor& times, const std::string& grid,
               const std::string& path) {
     if (!features.defined() || features.dim() != 3) {
@@ -109,6 +124,11 @@ FeatureFile FeatureFile::load(const std::string& path) {
         f.layoutTokens = loadTensor(file, "layout_tokens");
         validateLayout(f.layoutTokens, f.features, path);
     }
+    if (file.contains("attention")) {
+        f.attention = loadTensor(file, "attention");
+        validateAttention(f.attention, f.features, path);
+        f.attention = f.attention.to(at::kFloat);
+    }
     f.frameTimes = times.to(at::kDouble);
     f.backbone = file.meta("backbone");
     f.sampling = file.meta("sampling");
@@ -126,11 +146,15 @@ FeatureFile FeatureFile::load(const std::string& path) {
 void FeatureFile::save(const std::string& path) const {
     validate(features, frameTimes, grid, path);
     validateLayout(layoutTokens, features, path);
+    validateAttention(attention, features, path);
     SafetensorsWriter w;
     addTensor(w, "features", features);
     addTensor(w, "frame_times", frameTimes.to(at::kDouble));
     if (layoutTokens.defined() && layoutTokens.size(0) > 0) {
         addTensor(w, "layout_tokens", layoutTokens.to(features.scalar_type()).contiguous());
+    }
+    if (attention.defined()) {
+        addTensor(w, "attention", attention.to(at::kFloat).contiguous());
     }
     for (const auto& [k, v] : extra) {
         w.setMetadata(k, v);

@@ -2,7 +2,9 @@
 // Feature file (DESIGN §2): cached encoder output of one video.
 //   tensors: features [T, P, D] (BF16 or F32), frame_times [T] F64 seconds, and optionally
 //            layout_tokens [n, D] (special tokens the backbone adds back after compression,
-//            e.g. LLaVA-OneVision's image_newline; never compressed)
+//            e.g. LLaVA-OneVision's image_newline; never compressed) and attention [T, P] F32
+//            (the attention each token received in the vision tower, for FastVID's salient
+//            tokens and VisionZip's dominant ones; absent for backbones without attention)
 //   metadata: format once-features/1, backbone, grid "HxW", sampling, source, source_sha256,
 //             feature_source, plus free-form extras.
 #include <ATen/core/Tensor.h>
@@ -20,6 +22,8 @@ struct FeatureFile {
     /// [n, D] layout tokens in the features' dtype; undefined or [0, D] when the backbone has
     /// none (the demo encoder).
     at::Tensor layoutTokens;
+    /// [T, P] F32 attention received per content token; undefined when the file has none.
+    at::Tensor attention;
     std::string backbone;
     std::string grid;  ///< "27x27"
     std::string sampling;

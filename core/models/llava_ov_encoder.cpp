@@ -215,17 +215,26 @@ EncodedVideo LlavaOvEncoder::encodePixels(const at::Tensor& pixels, Progress* pr
              shapeString(pixels.sizes()));
     }
     std::vector<at::Tensor> parts{at::empty({0, side * side, dim()}, newline_.options())};
+    std::vector<at::Tensor> attention{at::empty({0, side * side}, at::kFloat)};
     for (std::int64_t b = 0; b < t; b += kFramesPerBatch) {
         const std::int64_t e = std::min(t, b + kFramesPerBatch);
         at::Tensor x = pixels.slice(0, b, e).to(newline_.device());
-        x = projector_.forward(tower_.forward(x));
+        at::Tensor received;
+        x = projector_.forward(tower_.forward(x, &received));
         parts.push_back(llavaPoolGrid(x, g, options_.poolStride));
+        if (received.defined()) {  // pooled like the features, as FastVID pools its attention
+            attention.push_back(
+                llavaPoolGrid(received.unsqueeze(-1), g, options_.poolStride).squeeze(-1).cpu());
+        }
         if (progress) {
             progress->update(double(e));
         }
     }
     EncodedVideo out;
     out.features = at::cat(parts, 0);
+    if (attention.size() > 1 || t == 0) {
+        out.attention = at::cat(attention, 0);
+    }
     out.layoutTokens = newline_;
     out.gridH = out.gridW = int(side);
     return out;
@@ -244,15 +253,20 @@ EncodedVideo LlavaOvEncoder::encode(const at::Tensor& frames, Progress* progress
         int((config_.vision.grid() + options_.poolStride - 1) / options_.poolStride);
     out.layoutTokens = newline_;
     parts.push_back(at::empty({0, std::int64_t(out.gridH) * out.gridW, dim()}, newline_.options()));
+    std::vector<at::Tensor> attention;
     for (std::int64_t b = 0; b < t; b += kFramesPerBatch) {
         const std::int64_t e = std::min(t, b + kFramesPerBatch);
         out = encodePixels(siglipPreprocess(frames.slice(0, b, e), pre_));
         parts.push_back(out.features);
+        if (out.attention.defined()) {
+            attention.push_back(out.attention);
+        }
         if (progress) {
             progress->update(double(e));
         }
     }
     out.features = at::cat(parts, 0);
+    out.attention = attention.empty() ? at::Tensor() : at::cat(attention, 0);
     return out;
 }
 

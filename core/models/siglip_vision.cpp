@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
@@ -100,12 +101,26 @@ SiglipVision SiglipVision::load(const HfCheckpoint& ck, const std::string& prefi
     return v;
 }
 
-at::Tensor SiglipVision::layerForward(const Layer& l, const at::Tensor& x) const {
+at::Tensor SiglipVision::layerForward(const Layer& l, const at::Tensor& x,
+                                      at::Tensor* attentionReceived) const {
     const std::int64_t t = x.size(0), n = x.size(1), d = config_.hiddenSize;
     const std::int64_t h = config_.numHeads, hd = d / h;
     const double eps = config_.layerNormEps;
     at::Tensor y = at::layer_norm(x, {d}, l.ln1W, l.ln1B, eps);
     at::Tensor qkv = at::linear(y, l.qW, l.qB).view({t, n, 3, h, hd}).permute({2, 0, 3, 1, 4});
+    if (attentionReceived) {
+        // The weights SDPA never exposes, recomputed in F32 one frame at a time: a 729-patch
+        // frame with 16 heads is 34 MB of weights, a batch of frames would be gigabytes.
+        std::vector<at::Tensor> rows;
+        rows.reserve(std::size_t(t));
+        const double scale = 1.0 / std::sqrt(double(hd));
+        for (std::int64_t f = 0; f < t; ++f) {
+            const at::Tensor q = qkv[0][f].to(at::kFloat), k = qkv[1][f].to(at::kFloat);
+            const at::Tensor w = at::softmax(at::matmul(q, k.transpose(-2, -1)) * scale, -1);
+            rows.push_back(w.mean(0).mean(0));  // heads, then queries: [n] received per key
+        }
+        *attentionReceived = at::stack(rows);
+    }
     // Default scale 1/sqrt(head_dim), no mask, not causal: SigLIP's attention.
     at::Tensor a = at::scaled_dot_product_attention(qkv[0], qkv[1], qkv[2]);
     a = a.transpose(1, 2).reshape({t, n, d});
@@ -116,7 +131,7 @@ at::Tensor SiglipVision::layerForward(const Layer& l, const at::Tensor& x) const
     return r + at::linear(y, l.fc2W, l.fc2B);
 }
 
-at::Tensor SiglipVision::forward(const at::Tensor& pixels) const {
+at::Tensor SiglipVision::forward(const at::Tensor& pixels, at::Tensor* attentionReceived) const {
     const std::int64_t s = config_.imageSize, p = config_.patchSize, g = config_.grid();
     if (pixels.dim() != 4 || pixels.size(1) != 3 || pixels.size(2) != s || pixels.size(3) != s) {
         fail("pixel values have the wrong shape", {}, "pixel_values",
@@ -135,8 +150,13 @@ at::Tensor SiglipVision::forward(const at::Tensor& pixels) const {
             picked[k] = x;
         }
     }
+    if (attentionReceived) {
+        *attentionReceived = at::Tensor();  // stays undefined when no layer runs
+    }
     for (std::size_t i = 0; i < layers_.size(); ++i) {
-        x = layerForward(layers_[i], x);
+        // The loaded layers end at the deepest selected hidden state: its attention is the last.
+        const bool last = i + 1 == layers_.size();
+        x = layerForward(layers_[i], x, last ? attentionReceived : nullptr);
         for (std::size_t k = 0; k < selected_.size(); ++k) {
             if (selected_[k] == std::int64_t(i) + 1) {
                 picked[k] = x;

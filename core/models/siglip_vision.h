@@ -45,13 +45,19 @@ class SiglipVision {
 
     /// pixels [T, 3, S, S] (any float dtype; converted) → the selected hidden states concatenated
     /// along the feature axis, [T, grid², D × #selected].
-    at::Tensor forward(const at::Tensor& pixels) const;
+    /// With `attentionReceived`, also the attention each patch receives in the layer that
+    /// produces the deepest selected hidden state: softmax weights averaged over heads and
+    /// queries, [T, grid²] F32 (each row sums to 1). SigLIP has no CLS token, so this is the
+    /// importance VisionZip's and HoliTom's SigLIP encoders use (`attn.mean(1).mean(1)`);
+    /// undefined when only the embeddings are selected.
+    at::Tensor forward(const at::Tensor& pixels, at::Tensor* attentionReceived = nullptr) const;
 
   private:
     struct Layer {
         at::Tensor ln1W, ln1B, qW, qB, kW, kB, vW, vB, oW, oB, ln2W, ln2B, fc1W, fc1B, fc2W, fc2B;
     };
-    at::Tensor layerForward(const Layer& l, const at::Tensor& x) const;
+    at::Tensor layerForward(const Layer& l, const at::Tensor& x,
+                            at::Tensor* attentionReceived = nullptr) const;
 
     SiglipVisionConfig config_;
     std::string file_;                    ///< the folder, for error messages

@@ -25,6 +25,9 @@ struct EncodedVideo {
     at::Tensor layoutTokens;  ///< [n, D] special/layout tokens kept apart (e.g. image_newline); may
                               ///< be [0, D]
     int gridH = 0, gridW = 0;  ///< P = gridH × gridW
+    /// [T, P] F32 attention each content token received in the vision tower (pooled like the
+    /// features), for the peers that rank tokens by it; undefined when the backbone has none.
+    at::Tensor attention;
 };
 
 class VisualEncoder {

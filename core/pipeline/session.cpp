@@ -77,6 +77,7 @@ struct Session::State {
     std::optional<Codebook> codebook;
     at::Tensor features;  ///< [T, P, D]
     at::Tensor layout;    ///< [n, D]
+    at::Tensor attention;  ///< [T, P] attention received, or undefined
     std::string featureOrigin, backbone;
     /// Prepared compressors of the current video by method and parameters ("once" holds its
     /// assignment), so a new budget only runs compress().
@@ -94,6 +95,7 @@ Session::Session(SessionOptions options) {
                                           std::move(model),
                                           std::move(tok),
                                           std::nullopt,
+                                          {},
                                           {},
                                           {},
                                           {},
@@ -134,6 +136,7 @@ void Session::loadVideo(const std::string& path, Progress* progress) {
     stages.push_back(timed("encode", device, [&] { v = encoder->encode(frames.rgb, progress); }));
     s_->features = v.features;
     s_->layout = v.layoutTokens;
+    s_->attention = v.attention;
     s_->featureOrigin = path;
     s_->backbone = encoder->backbone();
     s_->prepared.clear();
@@ -150,6 +153,7 @@ void Session::loadFeatures(const std::string& path) {
              std::to_string(f.features.size(2)));
     }
     s_->features = f.features;
+    s_->attention = f.attention;
     s_->featureOrigin = path;
     s_->backbone = f.backbone;
     // Feature files hold content tokens only; LLaVA's layout token lives in the model folder.
@@ -201,6 +205,7 @@ at::Tensor Session::visualTokens(std::optional<std::int64_t> budget, const std::
         if (it == s_->prepared.end()) {
             auto c = makeCompressor(spec);
             VideoTokens video(s_->features);
+            video.attention = s_->attention;  // FastVID's and VisionZip's importance
             // LLaVA's patch grids are square (27×27, or 14×14 pooled); spatial methods need it.
             const auto P = s_->features.size(1);
             const auto side = std::int64_t(std::llround(std::sqrt(double(P))));

@@ -13,6 +13,8 @@
 #include "encode/batch_encode.h"
 #include "encode/encode_job.h"
 #include "features/feature_file.h"
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
 #include "models/visual_encoder.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -206,6 +208,25 @@ class TestEncodeJob : public QObject {
         QVERIFY(f.features.equal(v.features.to(at::kBFloat16)));
         QVERIFY(
             f.layoutTokens.to(at::kFloat).equal(v.layoutTokens.to(at::kBFloat16).to(at::kFloat)));
+        // The attention each (pooled) token received in the vision tower is stored with them.
+        QVERIFY(f.attention.defined());
+        QCOMPARE(f.attention.sizes().vec(), (std::vector<std::int64_t>{3, 4}));
+        QVERIFY(f.attention.equal(v.attention));
+
+        // ...and VisionZip ranks by it in a real run: at B = 3 (one token per frame, all of it
+        // dominant) each frame keeps exactly its most attended token.
+        const std::string compressed = dir + "/visionzip.safetensors";
+        r = test::runCli({"compress", "--features", QString::fromStdString(out), "--method",
+                          "visionzip", "--budget", "3", "-o", QString::fromStdString(compressed)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        auto result = SafetensorsFile::open(compressed);
+        const at::Tensor tokens = loadTensor(result, "tokens").to(at::kFloat);
+        QCOMPARE(tokens.size(0), std::int64_t{3});
+        for (std::int64_t t = 0; t < 3; ++t) {
+            const std::int64_t top = f.attention[t].argmax().item<std::int64_t>();
+            QVERIFY2(tokens[t].equal(f.features[t][top].to(at::kFloat)),
+                     qPrintable(QStringLiteral("frame %1").arg(t)));
+        }
     }
 
     void batchSurvivesSigkill() {

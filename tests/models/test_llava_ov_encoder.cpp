@@ -32,6 +32,7 @@ constexpr double kProcessorMeanSteps = 0.02;
 struct Reference {
     std::string dir;
     at::Tensor frames, pixels, s1, s2, newline;
+    at::Tensor attention1, attention2;  ///< attention received, unpooled and stride-2 pooled
     at::Tensor pixelsProcessor;  ///< SiglipImageProcessor (Pillow backend) of transformers
     std::string source;
 };
@@ -52,6 +53,8 @@ Reference makeReference(const QStringList& args) {
     r.s1 = loadTensor(f, "features_s1").clone();
     r.s2 = loadTensor(f, "features_s2").clone();
     r.newline = loadTensor(f, "newline").clone();
+    r.attention1 = loadTensor(f, "attention_s1").clone();
+    r.attention2 = loadTensor(f, "attention_s2").clone();
     r.source = f.meta("preprocess_source");
     return r;
 }
@@ -113,6 +116,19 @@ class TestLlavaOvEncoder : public QObject {
         QVERIFY2(ePix <= 1e-4, what);
         QVERIFY2(eFrames <= 1e-4, what);
         QCOMPARE(test::maxAbsDiff(fromFrames.layoutTokens, r.newline), 0.0);
+        // The attention each patch receives, pooled like the features; rows of the unpooled
+        // one are distributions over the patches.
+        const at::Tensor& wantAttention = stride == 1 ? r.attention1 : r.attention2;
+        QVERIFY2(fromPixels.attention.defined(), what);
+        QCOMPARE(fromPixels.attention.sizes().vec(), wantAttention.sizes().vec());
+        const double eAtt = test::maxAbsDiff(fromPixels.attention, wantAttention);
+        qInfo("%s stride %d: attention received, max |C++ - HF eager| = %.3g", what, stride, eAtt);
+        QVERIFY2(eAtt <= 1e-6, what);
+        QVERIFY2(test::maxAbsDiff(fromFrames.attention, wantAttention) <= 1e-5, what);
+        if (stride == 1) {
+            QVERIFY(test::maxAbsDiff(fromPixels.attention.sum(1),
+                                     at::ones({fromPixels.attention.size(0)})) <= 1e-5);
+        }
     }
 
   private slots:

@@ -18,6 +18,10 @@ Face code and writes the outputs:
       features_s1   f32 [T, g*g, D]      vision tower -> vision_feature_layer -> projector
       features_s2   f32 [T, ceil(g/2)^2, D]  get_video_features (projector -> apply_pooling)
       newline       f32 [1, D]           image_newline
+      attention_s1  f32 [T, g*g]         eager attention weights of the layer that produces the
+                                         deepest selected hidden state, averaged over heads and
+                                         queries (HoliTom's SigLIP `attn.mean(1).mean(1)`)
+      attention_s2  f32 [T, ceil(g/2)^2] the same, bilinear-pooled like the features
   metadata "preprocess_source": which Hugging Face code produced pixel_values.
 
 usage: llava_ov_vision_reference.py OUT [--grid G] [--patch P] [--layer L] [--heads H]
@@ -197,9 +201,16 @@ def main():
 
     pixel_values, source = hf_preprocess(frames_np, size, mean, std)
 
+    model.set_attn_implementation("eager")  # SDPA returns no weights
     with torch.no_grad():
         inner = model.model
-        vis = inner.vision_tower(pixel_values, output_hidden_states=True)
+        vis = inner.vision_tower(pixel_values, output_hidden_states=True, output_attentions=True)
+        n_states = len(vis.hidden_states)
+        deepest = max(i % n_states for i in layers)  # hidden_states[i] is the output of layer i
+        attention_s1 = vis.attentions[deepest - 1].mean(1).mean(1)
+        g2 = math.ceil(args.grid / 2)
+        attention_s2 = F.interpolate(attention_s1.view(t, 1, args.grid, args.grid), size=(g2, g2),
+                                     mode="bilinear", align_corners=False).reshape(t, g2 * g2)
         selected = torch.cat([vis.hidden_states[i] for i in layers], dim=-1)
         s1 = inner.multi_modal_projector(selected)
         out = inner.get_video_features(pixel_values[None])
@@ -219,6 +230,8 @@ def main():
             "features_s1": s1.contiguous(),
             "features_s2": s2.contiguous(),
             "newline": newline.contiguous(),
+            "attention_s1": attention_s1.contiguous(),
+            "attention_s2": attention_s2.contiguous(),
         },
         os.path.join(args.out, "reference.safetensors"),
         metadata={"preprocess_source": source},

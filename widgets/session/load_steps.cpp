@@ -52,6 +52,7 @@ VideoData decodeAndEncode(const QString& path, const PipelineSettings& s,
     VideoData v;
     v.source = path;
     v.features = encoded.features;
+    v.attention = encoded.attention;
     v.frameTimes = frames.times;
     v.gridH = encoded.gridH;
     v.gridW = encoded.gridW;
@@ -107,6 +108,7 @@ VideoData loadFeatureVideo(const QString& path, const PipelineSettings& s,
     v.source = path;
     v.fromFeatureFile = true;
     v.features = file.features;
+    v.attention = file.attention;
     v.backbone = file.backbone;
     v.featureSource = file.featureSource;
     const at::Tensor times = file.frameTimes.to(at::kDouble).contiguous();

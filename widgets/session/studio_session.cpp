@@ -570,6 +570,7 @@ void StudioSession::startPreparation(const QString& method) {
         }
         const std::uint64_t videoGeneration = videoGeneration_;
         once::VideoTokens tokens(video_.features);
+        tokens.attention = video_.attention;
         tokens.gridH = video_.gridH;
         tokens.gridW = video_.gridW;
         const std::int64_t budget = std::clamp<std::int64_t>(

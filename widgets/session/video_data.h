@@ -15,6 +15,7 @@ struct VideoData {
     QString source;  ///< the file the user opened
     bool fromFeatureFile = false;
     at::Tensor features;             ///< [T, P, D], any floating dtype
+    at::Tensor attention;            ///< [T, P] attention received, or undefined (demo encoder)
     std::vector<double> frameTimes;  ///< [T] seconds (0, 1, 2, … when unknown)
     int gridH = 0, gridW = 0;        ///< P = gridH × gridW
     std::string backbone;            ///< encoder name, checked against the codebook's

@@ -11,8 +11,10 @@
 //           anchor becomes α·anchor + (1−α)·mean(its members) with α = max(1/(n+1), β).
 //           A frame whose anchor count equals Nc (a one-frame segment) merges only its own
 //           tokens, as in the public code.
-// Deviations, each forced by the interface: the salient score falls back to the cosine of a
-// token to its frame mean when no attention is given (frameMeanSimilarity), the frame global
+// Deviations, each forced by the interface: the salient score is the attention the token
+// received in the vision tower (LLaVA-OneVision checkpoints carry no pooling-head probe), and
+// the cosine of a token to its frame mean when no attention is given (frameMeanSimilarity); the
+// frame global
 // to the frame mean token; the anchor count is capped at the frame's non-salient tokens (the
 // public code fails there); the density noise comes from SplitMix64(seed). Because each token
 // is merged into one anchor of every anchor frame of its segment, groupOfToken records the
