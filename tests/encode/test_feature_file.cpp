@@ -88,6 +88,28 @@ class TestFeatureFile : public QObject {
         expectLoadError(dir + "/l.safetensors", "layout_tokens");
     }
 
+    void attentionRoundTrip() {
+        FeatureFile f = sample(at::kBFloat16);
+        f.attention = at::rand({3, 4}, at::kDouble);
+        const std::string path = test::tempDir() + "/attention.safetensors";
+        f.save(path);
+        FeatureFile g = FeatureFile::load(path);
+        QCOMPARE(g.attention.scalar_type(), at::kFloat);  // F32 whatever the features' dtype
+        QVERIFY(at::equal(g.attention, f.attention.to(at::kFloat)));
+        const std::string none = test::tempDir() + "/none.safetensors";
+        sample(at::kFloat).save(none);
+        QVERIFY(!FeatureFile::load(none).attention.defined());  // optional: none written
+        f.attention = at::rand({3, 5});  // not one value per token
+        QVERIFY_THROWS_EXCEPTION(OnceError, f.save(test::tempDir() + "/bad-att.safetensors"));
+        const std::string dir = test::tempDir();
+        SafetensorsWriter w;
+        addTensor(w, "features", at::zeros({2, 4, 3}));
+        addTensor(w, "frame_times", at::zeros({2}, at::kDouble));
+        addTensor(w, "attention", at::zeros({4, 2}));
+        w.write(dir + "/a.safetensors");
+        expectLoadError(dir + "/a.safetensors", "attention");
+    }
+
     void saveValidates() {
         const std::string path = test::tempDir() + "/bad.safetensors";
         FeatureFile f = sample(at::kFloat);
