@@ -99,7 +99,7 @@ class TestFeatureFile : public QObject {
         const std::string none = test::tempDir() + "/none.safetensors";
         sample(at::kFloat).save(none);
         QVERIFY(!FeatureFile::load(none).attention.defined());  // optional: none written
-        f.attention = at::rand({3, 5});  // not one value per token
+        f.attention = at::rand({3, 5});                         // not one value per token
         QVERIFY_THROWS_EXCEPTION(OnceError, f.save(test::tempDir() + "/bad-att.safetensors"));
         const std::string dir = test::tempDir();
         SafetensorsWriter w;
