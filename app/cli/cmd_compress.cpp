@@ -38,6 +38,11 @@ void declare(ArgParser& p) {
         .option("precision", "float32|bfloat16",
                 "similarity GEMM: exact F32, or the paper's BF16 production order",
                 std::string("float32"))
+        .option("float32-kernel", "auto|sgemm|bf16-certified",
+                "how float32 is computed: the F32 product, or the BF16 product with each list's "
+                "exact prefix certified (docs/algorithm.md); auto: certified where the CPU has "
+                "AVX512-BF16",
+                std::string("auto"))
         .option("output", "FILE", "compression result (.safetensors)", std::nullopt, "-o")
         .flag("json", "print a one-object JSON summary on stdout");
 }
@@ -73,6 +78,7 @@ int run(const ArgParser& a) {
     spec.assign.topL = int(a.getInt("top-l"));
     spec.assign.device = a.get("device");
     spec.assign.precision = a.get("precision");
+    spec.assign.float32Kernel = a.get("float32-kernel");
 
     FeatureFile features = FeatureFile::load(featurePath);
     std::optional<Codebook> codebook;

@@ -1,11 +1,13 @@
 #include "compress/assignment.h"
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include <chrono>
 
 #include "codebook/codebook.h"
 #include "compress/assign_backend.h"
+#include "compress/top_l_scan.h"
 #include "io/tensor_io.h"
 #include "util/error.h"
 
@@ -35,6 +37,32 @@ at::Tensor flattenFeatures(const at::Tensor& features, std::int64_t codebookDim,
     return x.contiguous();
 }
 
+std::pair<at::Tensor, at::Tensor> completeTopLists(const Assignment& a, const at::Tensor& x,
+                                                   const at::Tensor& cn) {
+    if (a.listsComplete) {
+        return {a.topIds, a.topScores};
+    }
+    at::Tensor ids = a.topIds.clone(), scores = a.topScores.clone();
+    const std::int64_t l = a.listSize(), k = cn.size(0);
+    const at::Tensor incomplete = at::nonzero(ids.select(1, l - 1) < 0).select(1, 0).contiguous();
+    const at::Tensor cnT = cn.to(at::kFloat).cpu().t();
+    std::int32_t* idp = ids.data_ptr<std::int32_t>();
+    float* scp = scores.data_ptr<float>();
+    constexpr std::int64_t kTile = 1024;
+    for (std::int64_t t0 = 0; t0 < incomplete.size(0); t0 += kTile) {
+        const at::Tensor rows = incomplete.slice(0, t0, t0 + kTile);
+        const at::Tensor xf = x.index_select(0, rows.to(x.device())).to(at::kFloat).cpu();
+        const at::Tensor sc = at::mm(xf / xf.norm(2, 1, true).clamp_min(1e-12), cnT).contiguous();
+        const std::int64_t* rp = rows.data_ptr<std::int64_t>();
+        at::parallel_for(0, rows.size(0), 16, [&](std::int64_t b, std::int64_t e) {
+            for (std::int64_t j = b; j < e; ++j) {
+                scanTopL(sc.data_ptr<float>() + j * k, k, int(l), idp + rp[j] * l, scp + rp[j] * l);
+            }
+        });
+    }
+    return {ids, scores};
+}
+
 Assignment assignTokens(const at::Tensor& features, const Codebook& codebook,
                         const AssignOptions& options, Progress* progress) {
     const auto start = std::chrono::steady_clock::now();
@@ -52,6 +80,11 @@ Assignment assignTokens(const at::Tensor& features, const Codebook& codebook,
     if (options.precision != "float32" && options.precision != "bfloat16") {
         fail("unknown assignment precision", {}, "precision", "float32 or bfloat16",
              options.precision);
+    }
+    if (options.float32Kernel != "auto" && options.float32Kernel != "sgemm" &&
+        options.float32Kernel != "bf16-certified") {
+        fail("unknown float32 kernel", {}, "float32Kernel", "auto, sgemm or bf16-certified",
+             options.float32Kernel);
     }
     if (options.tileRows < 1) {
         fail("tile rows must be positive", {}, "tileRows", ">= 1",

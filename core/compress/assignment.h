@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "util/progress.h"
 
@@ -18,10 +19,19 @@ struct Assignment {
     std::int64_t tokensPerFrame = 0;  ///< P
     std::int64_t codebookSize = 0;    ///< K
     /// [N, L] int32: the L codewords of highest cosine per token, best first; ties go to the
-    /// lower codeword index. Column 0 is k̂ᵢ.
+    /// lower codeword index. Column 0 is k̂ᵢ. After the bf16-certified kernel a list may stop
+    /// early (−1 after its certified prefix; see listsComplete); column 0 is always set.
     at::Tensor topIds;
-    /// [N, L] float32: their cosines ν(xᵢ)·ν(c_k).
+    /// [N, L] float32: their cosines ν(xᵢ)·ν(c_k) (NaN where the id is −1).
     at::Tensor topScores;
+    /// False when some list holds fewer than L codewords (compress/certified_topl.h). Every
+    /// list is still the exact top of its token's ranking; only the Q > 1 selection rounds need
+    /// whole lists, and complete them (completeTopLists).
+    bool listsComplete = true;
+    /// Tokens whose certified prefix was empty and that took the plain F32 product instead.
+    std::int64_t exactFallbackTokens = 0;
+    /// The kernel that produced the lists: "sgemm", "bf16-certified", "bf16", "cuda".
+    std::string kernel;
     /// [K] int64: n_k, number of tokens whose k̂ᵢ = k.
     at::Tensor counts;
     /// [K, D] float32: Σ xᵢ over the tokens with k̂ᵢ = k. Under the full rule a selected
@@ -46,6 +56,12 @@ struct AssignOptions {
     /// operands, F32 accumulation, BF16 scores; ties from the coarser scores go to the lower
     /// index. Several times faster on CPUs with AMX or AVX512-BF16 (docs/performance.md).
     std::string precision = "float32";
+    /// How float32 precision is computed on the CPU. "sgemm": the F32 product. "bf16-certified":
+    /// the BF16 product, then each token's candidates re-scored in F32 and kept only where the
+    /// ranking is certified (compress/certified_topl.h): the same lists' exact prefixes at
+    /// about half the multiply cost on CPUs with native BF16 dot products. "auto": certified
+    /// where the CPU has AVX512-BF16, sgemm elsewhere.
+    std::string float32Kernel = "auto";
     /// "cpu", "cuda" or "auto" (cuda when a GPU backend is built in and a GPU is present).
     std::string device = "auto";
 };
@@ -54,6 +70,12 @@ struct AssignOptions {
 /// backend accepts). Throws OnceError when D differs from the codebook's, or X is not 2-/3-D.
 Assignment assignTokens(const at::Tensor& features, const Codebook& codebook,
                         const AssignOptions& options = {}, Progress* progress = nullptr);
+
+/// The lists of `a` with every incomplete one (listsComplete false) recomputed as the exact
+/// top-L from the F32 product of its token `x` [N, D] against the normalised codebook `cn`.
+/// Returns `a`'s lists themselves when they are complete. {ids [N, L] int32, scores [N, L] F32}.
+std::pair<at::Tensor, at::Tensor> completeTopLists(const Assignment& a, const at::Tensor& x,
+                                                   const at::Tensor& cn);
 
 /// The same features as [N, D], validated against the codebook (`source` names them in errors).
 at::Tensor flattenFeatures(const at::Tensor& features, std::int64_t codebookDim,

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <numeric>
+#include <tuple>
 
 #include "codebook/codebook.h"
 #include "compress/pooling.h"
@@ -83,6 +84,16 @@ Grouping groupTokens(const at::Tensor& x, const Assignment& a, const Codebook& c
     g.tokens.groupOfToken.assign(std::size_t(n), -1);
     g.tokens.cosine.assign(std::size_t(n), 0.f);
     const at::Tensor& cn = cb.normalized();
+    // Q > 1 rounds ask which tokens a selection already serves, which needs whole top-L lists;
+    // a certified assignment may hold only their certified prefixes (certified_topl.h).
+    Assignment whole;
+    const Assignment* forSelection = &a;
+    if (o.rounds > 1 && !a.listsComplete) {
+        whole = a;
+        std::tie(whole.topIds, whole.topScores) = completeTopLists(a, x, cn);
+        whole.listsComplete = true;
+        forSelection = &whole;
+    }
     auto append = [&](const std::vector<std::int32_t>& codes) {
         for (auto c : codes) {
             g.codeword.push_back(c);
@@ -111,14 +122,14 @@ Grouping groupTokens(const at::Tensor& x, const Assignment& a, const Codebook& c
             const std::int64_t b = o.budget / segments + (s < o.budget % segments ? 1 : 0);
             std::vector<std::int64_t> tokens(std::size_t((f1 - f0) * p));
             std::iota(tokens.begin(), tokens.end(), f0 * p);
-            auto codes = timedSelect(g, a, b, o.rounds, tokens);
+            auto codes = timedSelect(g, *forSelection, b, o.rounds, tokens);
             reassignTokens(x, cn, a, codes, std::int64_t(g.codeword.size()), tokens, g.tokens);
             append(codes);
         }
         return g;
     }
 
-    auto codes = timedSelect(g, a, o.budget, o.rounds);
+    auto codes = timedSelect(g, *forSelection, o.budget, o.rounds);
     append(codes);
     if (o.variant == Variant::NoReassign) {
         std::vector<std::int32_t> position(std::size_t(a.codebookSize), -1);

@@ -9,6 +9,7 @@
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "codebook/codebook.h"
 #include "io/safetensors.h"
@@ -88,6 +89,31 @@ class TestCliCompress : public QObject {
                                "--precision", "float8", "-o", bad});
         QCOMPARE(e.exitCode, 1);
         QVERIFY2(e.err.contains("precision") && e.err.contains("float8"), qPrintable(e.err));
+        QVERIFY(!QFile::exists(bad));
+    }
+
+    void float32KernelsGiveTheSameResult() {
+        // --float32-kernel sgemm and bf16-certified: identical groups and codewords; an unknown
+        // kernel is refused naming the option, with no output file.
+        std::map<QString, at::Tensor> groups, codewords;
+        for (const QString kernel : {"sgemm", "bf16-certified"}) {
+            const QString out = QString::fromStdString(dir_ + "/k-") + kernel;
+            auto r = test::runCli({"compress", "--features", QString::fromStdString(features_),
+                                   "--codebook", QString::fromStdString(codebook_), "--budget", "7",
+                                   "--float32-kernel", kernel, "-o", out});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            auto f = SafetensorsFile::open(out.toStdString());
+            groups[kernel] = loadTensor(f, "group_of_token").clone();
+            codewords[kernel] = loadTensor(f, "codeword_ids").clone();
+        }
+        QVERIFY(at::equal(groups["sgemm"], groups["bf16-certified"]));
+        QVERIFY(at::equal(codewords["sgemm"], codewords["bf16-certified"]));
+        const QString bad = QString::fromStdString(dir_ + "/bad_kernel.safetensors");
+        auto e = test::runCli({"compress", "--features", QString::fromStdString(features_),
+                               "--codebook", QString::fromStdString(codebook_), "--budget", "7",
+                               "--float32-kernel", "tf32", "-o", bad});
+        QCOMPARE(e.exitCode, 1);
+        QVERIFY2(e.err.contains("float32Kernel") && e.err.contains("tf32"), qPrintable(e.err));
         QVERIFY(!QFile::exists(bad));
     }
 

@@ -1,6 +1,8 @@
 // Parity of core/compress with the independent NumPy reference (tests/reference/once_reference.py):
 // codeword order, group sizes, membership, pooled tokens and residuals, for budgets from 1 to
-// beyond the number of used codewords, every variant, F32 and BF16 features, Q = 1 and Q = 2.
+// beyond the number of used codewords, every variant, F32 and BF16 features, Q = 1, 2 and 4,
+// with both float32 kernels of step 1 (the F32 product, and the certified BF16 product whose
+// lists may be prefixes: the Q > 1 rounds complete them).
 #include <ATen/ATen.h>
 
 #include <QtTest>
@@ -41,8 +43,24 @@ class TestOnceParity : public QObject {
             x = x.to(at::kBFloat16);
         }
         Codebook cb = Codebook::fromTensor(loadTensor(file, "codebook"));
-        Assignment a = assignTokens(x, cb);  // computed once, reused for every budget/variant
         at::Tensor budgets = loadTensor(file, "budgets");
+        for (const char* kernel : {"sgemm", "bf16-certified"}) {
+            AssignOptions ao;
+            ao.float32Kernel = kernel;
+            // Computed once, reused for every budget and variant.
+            const Assignment a = assignTokens(x, cb, ao);
+            QCOMPARE(a.kernel, std::string(kernel));
+            qInfo("%s: lists complete %d, exact fallback tokens %lld of %lld", kernel,
+                  int(a.listsComplete), static_cast<long long>(a.exactFallbackTokens),
+                  static_cast<long long>(a.numTokens));
+            checkAgainstReference(file, x, cb, a, budgets, rounds, kernel);
+        }
+    }
+
+  private:
+    void checkAgainstReference(SafetensorsFile& file, const at::Tensor& x, const Codebook& cb,
+                               const Assignment& a, const at::Tensor& budgets, int rounds,
+                               const char* kernel) {
         int checked = 0;
         for (const std::string& variant : variantNames()) {
             for (std::int64_t i = 0; i < budgets.size(0); ++i) {
@@ -54,7 +72,7 @@ class TestOnceParity : public QObject {
                 o.seed = 7;
                 o.rounds = rounds;
                 CompressionResult r = compressAssigned(x, a, cb, o);
-                const QByteArray where = QByteArray::fromStdString(key);
+                const QByteArray where = QByteArray::fromStdString(key) + kernel;
                 QVERIFY2(at::equal(r.codewordIds, loadTensor(file, key + "codeword_ids")), where);
                 QVERIFY2(at::equal(r.groupSizes, loadTensor(file, key + "group_sizes")), where);
                 QVERIFY2(at::equal(r.groupOfToken, loadTensor(file, key + "group_of_token")),
