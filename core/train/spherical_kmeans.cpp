@@ -1,7 +1,11 @@
 #include "train/spherical_kmeans.h"
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
+#include <algorithm>
+
+#include "compress/top_l_scan.h"
 #include "util/error.h"
 
 namespace once {
@@ -14,15 +18,33 @@ at::Tensor normalizeRows(const at::Tensor& x) {
 
 Nearest nearestCentroids(const at::Tensor& xUnit, const at::Tensor& centroidsUnit,
                          std::int64_t tileRows) {
-    const std::int64_t n = xUnit.size(0);
+    const std::int64_t n = xUnit.size(0), k = centroidsUnit.size(0);
     Nearest out{at::empty({n}, at::kLong), at::empty({n}, at::kFloat)};
-    at::Tensor ct = centroidsUnit.t().contiguous();
-    for (std::int64_t b = 0; b < n; b += tileRows) {
-        std::int64_t e = std::min(n, b + tileRows);
-        at::Tensor s = at::mm(xUnit.slice(0, b, e), ct);
-        auto [vals, ids] = s.max(1);
-        out.ids.slice(0, b, e).copy_(ids);
-        out.cosines.slice(0, b, e).copy_(vals);
+    if (n == 0) {
+        return out;
+    }
+    // Tiles of about 4 MiB of scores, reused: they stay in cache between the GEMM and the
+    // argmax scan (AVX-512 where available, top_l_scan.h), instead of a fresh N×K-sized buffer
+    // and ATen's max(1) per call.
+    const std::int64_t tile = std::clamp<std::int64_t>(
+        std::min(tileRows, (std::int64_t(1) << 20) / std::max<std::int64_t>(k, 1)), 1, n);
+    const at::Tensor x = xUnit.to(at::kFloat).contiguous();
+    const at::Tensor ct = centroidsUnit.to(at::kFloat).t();
+    at::Tensor buffer = at::empty({tile, k}, at::kFloat);
+    std::int64_t* ids = out.ids.data_ptr<std::int64_t>();
+    float* cosines = out.cosines.data_ptr<float>();
+    for (std::int64_t b = 0; b < n; b += tile) {
+        const std::int64_t e = std::min(n, b + tile);
+        at::Tensor s = buffer.narrow(0, 0, e - b);
+        at::mm_out(s, x.slice(0, b, e), ct);
+        const float* sp = s.data_ptr<float>();
+        at::parallel_for(b, e, 64, [&](std::int64_t r0, std::int64_t r1) {
+            for (std::int64_t r = r0; r < r1; ++r) {
+                std::int32_t id = 0;
+                scanTopL(sp + (r - b) * k, k, 1, &id, cosines + r);  // ties: lower index
+                ids[r] = id;
+            }
+        });
     }
     return out;
 }

@@ -14,7 +14,8 @@ namespace once {
 at::Tensor normalizeRows(const at::Tensor& x);
 
 /// Nearest unit centroid of every unit row: (ids [N] int64, cosines [N] F32). Ties go to the
-/// lower index. The N×K matrix only exists tile by tile (`tileRows` rows at a time).
+/// lower index. The N×K matrix only exists tile by tile (at most `tileRows` rows, fewer when
+/// needed to keep a tile's scores near 4 MiB).
 struct Nearest {
     at::Tensor ids;
     at::Tensor cosines;
