@@ -89,6 +89,8 @@ int main(int argc, char** argv) {
                                {"pool", rb.seconds.pool}};
         p["M"] = r.numOutputs;
         p["fallback_tokens"] = r.fallbackTokens;
+        p["rebudget_fallback_tokens"] = rb.fallbackTokens;
+        p["rebudget_rescored_scores"] = rb.rescoredScores;
         p["kernel"] = cached.kernel;
         p["lists_complete"] = cached.listsComplete;
         p["exact_fallback_tokens"] = cached.exactFallbackTokens;

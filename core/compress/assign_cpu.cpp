@@ -56,11 +56,18 @@ class CpuAssignBackend final : public AssignBackend {
         float* scores = out.topScores.data_ptr<float>();
         // Production order: BF16 normalised operands, BF16 scores (F32 accumulation inside).
         const at::Tensor cnF = cn.contiguous();
-        const at::Tensor cnT = bf16Product ? cnF.to(at::kBFloat16).t() : cnF.t();
+        const at::Tensor cnB = bf16Product ? cnF.to(at::kBFloat16) : at::Tensor();
+        const at::Tensor cnT = bf16Product ? cnB.t() : cnF.t();
         at::Tensor buffer = at::empty({tile, k}, bf16Product ? at::kBFloat16 : at::kFloat);
-        // Certified: 2L candidates per token (at least 16, at most 64 and K).
+        // Certified: 2L candidates per token (at least 16, at most 64 and K), and the codeword
+        // side of the error bound over the whole codebook (any codeword may be left out).
         const int candidates = int(std::min<std::int64_t>(k, std::clamp(2 * l, 16, 64)));
-        const double eps = bf16ScoreErrorBound(d);
+        const Bf16RowNorms codeNorms =
+            certified
+                ? maxBf16RowNorms(
+                      cnF.data_ptr<float>(),
+                      reinterpret_cast<const std::uint16_t*>(cnB.data_ptr<c10::BFloat16>()), k, d)
+                : Bf16RowNorms{};
         std::vector<std::uint8_t> prefix(static_cast<std::size_t>(tile));
         if (progress) {
             progress->begin("assign", double(n));
@@ -74,7 +81,8 @@ class CpuAssignBackend final : public AssignBackend {
             // Cast, normalise, multiply: the order the paper uses.
             at::Tensor xn = (xf / xf.norm(2, 1, true).clamp_min(1e-12)).contiguous();
             at::Tensor s = buffer.narrow(0, 0, r1 - r0);
-            at::mm_out(s, bf16Product ? xn.to(at::kBFloat16) : xn, cnT);
+            const at::Tensor xb = bf16Product ? xn.to(at::kBFloat16) : at::Tensor();
+            at::mm_out(s, bf16Product ? xb : xn, cnT);
             at::parallel_for(r0, r1, 16, [&](std::int64_t a, std::int64_t b) {
                 std::int32_t candIds[64];
                 float candScores[64];
@@ -82,12 +90,20 @@ class CpuAssignBackend final : public AssignBackend {
                     if (certified) {
                         const c10::BFloat16* row = s.data_ptr<c10::BFloat16>() + (r - r0) * k;
                         scanTopL(row, k, candidates, candIds, candScores);
+                        const float* xr = xn.data_ptr<float>() + (r - r0) * d;
                         // No codeword is left out when all K are candidates.
-                        const float tau = candidates < k ? candScores[candidates - 1]
-                                                         : -std::numeric_limits<float>::infinity();
-                        prefix[std::size_t(r - r0)] = std::uint8_t(certifyTopL(
-                            xn.data_ptr<float>() + (r - r0) * d, cnF.data_ptr<float>(), d, candIds,
-                            candidates, tau, eps, l, ids + r * l, scores + r * l));
+                        double bar = -std::numeric_limits<double>::infinity();
+                        if (candidates < k) {
+                            const auto* xbr = reinterpret_cast<const std::uint16_t*>(
+                                                  xb.data_ptr<c10::BFloat16>()) +
+                                              (r - r0) * d;
+                            bar = bf16ScoreUpper(
+                                candScores[candidates - 1],
+                                bf16TokenSlack(bf16RowNorms(xr, xbr, d), codeNorms, d));
+                        }
+                        prefix[std::size_t(r - r0)] = std::uint8_t(
+                            certifyTopL(xr, cnF.data_ptr<float>(), d, candIds, candidates, bar, l,
+                                        ids + r * l, scores + r * l));
                     } else if (bf16) {
                         scanTopL(s.data_ptr<c10::BFloat16>() + (r - r0) * k, k, l, ids + r * l,
                                  scores + r * l);

@@ -230,6 +230,7 @@ CompressionResult compressAssigned(const at::Tensor& features, const Assignment&
     r.seconds.select = g.selectSeconds;
     r.seconds.reassign = since(t0) - g.selectSeconds;
     r.fallbackTokens = g.tokens.fallbackTokens;
+    r.rescoredScores = g.tokens.rescoredScores;
 
     auto t1 = Clock::now();
     const std::int64_t m = std::int64_t(g.codeword.size());

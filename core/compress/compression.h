@@ -52,6 +52,7 @@ struct CompressionResult {
     std::int64_t budget = 0;
     std::int64_t usedCodewords = 0;   ///< #{k : n_k > 0}
     std::int64_t fallbackTokens = 0;  ///< tokens reassigned with new dot products
+    std::int64_t rescoredScores = 0;  ///< of those, F32 scores the certified kernel computed
     double coverage = 1.0;            ///< share of tokens inside an output group
     Variant variant = Variant::Full;
     std::string method = "once";  ///< TokenCompressor registry name (baselines: their own)

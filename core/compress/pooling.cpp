@@ -6,10 +6,41 @@
 
 namespace once {
 
+namespace {
+
+// out[target[j]] += x[row(j)] for j in [0, count) (row(j) = rows[j], or j when rows is null;
+// negative targets skipped), accumulated in F32 in the order of j. Parallel over blocks of
+// feature columns: no atomics, the same bits at any thread count, no gathered copy of the rows
+// (a copy of thousands of rows is tens of MB of fresh pages, slower than the adds).
+void accumulateRows(const at::Tensor& x, const std::int64_t* rows, const std::int64_t* target,
+                    std::int64_t count, float* out) {
+    const at::Tensor xc = x.contiguous();
+    const std::int64_t d = xc.size(1);
+    AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, xc.scalar_type(), "poolRows", [&] {
+        const scalar_t* src = xc.data_ptr<scalar_t>();
+        constexpr std::int64_t kCols = 64;
+        at::parallel_for(0, (d + kCols - 1) / kCols, 1, [&](std::int64_t c0, std::int64_t c1) {
+            const std::int64_t d0 = c0 * kCols, d1 = std::min(d, c1 * kCols);
+            for (std::int64_t j = 0; j < count; ++j) {
+                const std::int64_t g = target[j];
+                if (g < 0) {
+                    continue;
+                }
+                float* acc = out + g * d;
+                const scalar_t* row = src + (rows ? rows[j] : j) * d;
+                for (std::int64_t c = d0; c < d1; ++c) {
+                    acc[c] += float(row[c]);
+                }
+            }
+        });
+    });
+}
+
+}  // namespace
+
 void poolGroups(const at::Tensor& x, const std::vector<std::int64_t>& group, std::int64_t groups,
                 at::Tensor& means, at::Tensor& sizes) {
     const std::int64_t n = x.size(0), d = x.size(1);
-    const at::Tensor xc = x.contiguous();
     means = at::zeros({groups, d}, at::kFloat);
     sizes = at::zeros({groups}, at::kLong);
     std::int64_t* sz = sizes.data_ptr<std::int64_t>();
@@ -18,25 +49,7 @@ void poolGroups(const at::Tensor& x, const std::vector<std::int64_t>& group, std
             ++sz[group[std::size_t(i)]];
         }
     }
-    float* out = means.data_ptr<float>();
-    AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, xc.scalar_type(), "poolGroups", [&] {
-        const scalar_t* src = xc.data_ptr<scalar_t>();
-        constexpr std::int64_t kCols = 64;
-        at::parallel_for(0, (d + kCols - 1) / kCols, 1, [&](std::int64_t c0, std::int64_t c1) {
-            const std::int64_t d0 = c0 * kCols, d1 = std::min(d, c1 * kCols);
-            for (std::int64_t i = 0; i < n; ++i) {
-                const std::int64_t g = group[std::size_t(i)];
-                if (g < 0) {
-                    continue;
-                }
-                float* acc = out + g * d;
-                const scalar_t* row = src + i * d;
-                for (std::int64_t j = d0; j < d1; ++j) {
-                    acc[j] += float(row[j]);
-                }
-            }
-        });
-    });
+    accumulateRows(x, nullptr, group.data(), n, means.data_ptr<float>());
     means.div_(sizes.clamp_min(1).unsqueeze(1).to(at::kFloat));
 }
 
@@ -74,14 +87,14 @@ bool poolFromCodewordSums(const at::Tensor& x, const Assignment& a,
         }
     }
     at::Tensor codes = at::from_blob(const_cast<std::int64_t*>(codeword.data()), {m}, at::kLong);
-    at::Tensor sums = a.codewordSums.index_select(0, codes);
-    at::Tensor counts = a.counts.index_select(0, codes).clone();
-    if (!moved.empty()) {
-        at::Tensor rows = at::from_blob(moved.data(), {std::int64_t(moved.size())}, at::kLong);
-        at::Tensor to = at::from_blob(target.data(), {std::int64_t(target.size())}, at::kLong);
-        sums.index_add_(0, to, x.index_select(0, rows).to(at::kFloat));
-        counts.index_add_(0, to, at::ones({std::int64_t(target.size())}, at::kLong));
+    at::Tensor sums = a.codewordSums.index_select(0, codes).to(at::kFloat).contiguous();
+    at::Tensor counts = a.counts.index_select(0, codes).to(at::kLong).contiguous();
+    std::int64_t* cnt = counts.data_ptr<std::int64_t>();
+    for (auto g : target) {
+        ++cnt[g];
     }
+    accumulateRows(x, moved.data(), target.data(), std::int64_t(moved.size()),
+                   sums.data_ptr<float>());
     means = sums / counts.clamp_min(1).unsqueeze(1).to(at::kFloat);
     sizes = counts;
     return true;

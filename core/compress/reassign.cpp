@@ -3,6 +3,10 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
+#include <atomic>
+
+#include "compress/certified_topl.h"
+
 namespace once {
 namespace {
 
@@ -55,38 +59,66 @@ void reassignTokens(const at::Tensor& x, const at::Tensor& cn, const Assignment&
         return;
     }
     // Dot products against the selected codewords only: one GEMM on all cores per block of
-    // misses (one packing of the selected codewords per block, not per thread), then the
-    // argmax of each row on all cores. The same precision as the first assignment, so that a
-    // token's rule does not depend on whether its list happened to hold a selected codeword
-    // (the certified kernel's float32 falls back to the F32 product here: the tokens that miss
-    // are mostly far from every selected codeword, where BF16 scores cannot be certified).
+    // misses, then the argmax of each row on all cores, in the precision of the first
+    // assignment, so that a token's rule does not depend on whether its list happened to hold a
+    // selected codeword. The certified kernel's float32 uses the BF16 product and re-scores in
+    // F32 only the codewords its error bound cannot rule out (about 4 of 256 per far token at
+    // D = 3584). Blocks of 1024 rows keep each gathered block at a few MB that the allocator
+    // reuses: 4096-row blocks were fresh mmap'd pages on every call, and faulting them in took
+    // longer than the GEMM (docs/performance.md).
     const at::Tensor sel = at::from_blob(const_cast<std::int32_t*>(selected.data()),
                                          {std::int64_t(selected.size())}, at::kInt)
                                .to(at::kLong);
     const bool bf16 = a.precision == "bfloat16";
-    const at::Tensor cnSelT =
-        cn.index_select(0, sel).to(bf16 ? at::kBFloat16 : at::kFloat).t().contiguous();
-    const std::int64_t s = std::int64_t(selected.size());
-    constexpr std::int64_t kBlock = 4096;
+    const bool certified = a.kernel == "bf16-certified";
+    const at::Tensor cnSel = cn.index_select(0, sel).to(at::kFloat).contiguous();
+    const at::Tensor cnSelB = bf16 || certified ? cnSel.to(at::kBFloat16) : at::Tensor();
+    const at::Tensor cnSelT = (bf16 || certified ? cnSelB : cnSel).t().contiguous();
+    const std::int64_t s = std::int64_t(selected.size()), d = cn.size(1);
+    const Bf16RowNorms codeNorms =
+        certified
+            ? maxBf16RowNorms(
+                  cnSel.data_ptr<float>(),
+                  reinterpret_cast<const std::uint16_t*>(cnSelB.data_ptr<c10::BFloat16>()), s, d)
+            : Bf16RowNorms{};
+    constexpr std::int64_t kBlock = 1024;
     const std::int64_t m = std::int64_t(misses.size());
+    std::atomic<std::int64_t> rescored{0};
     for (std::int64_t r0 = 0; r0 < m; r0 += kBlock) {
         const std::int64_t r1 = std::min(m, r0 + kBlock);
         const at::Tensor rows = at::from_blob(misses.data() + r0, {r1 - r0}, at::kLong);
         const at::Tensor xf = x.index_select(0, rows).to(at::kFloat);
-        const at::Tensor xn = xf / xf.norm(2, 1, true).clamp_min(1e-12);
-        const at::Tensor sc = bf16 ? at::mm(xn.to(at::kBFloat16), cnSelT).to(at::kFloat)
-                                   : at::mm(xn, cnSelT).contiguous();
+        const at::Tensor xn = (xf / xf.norm(2, 1, true).clamp_min(1e-12)).contiguous();
+        const at::Tensor xb = bf16 || certified ? xn.to(at::kBFloat16) : at::Tensor();
+        const at::Tensor sc = bf16 || certified ? at::mm(xb, cnSelT).to(at::kFloat).contiguous()
+                                                : at::mm(xn, cnSelT).contiguous();
         const float* sp = sc.data_ptr<float>();
         at::parallel_for(r0, r1, 64, [&](std::int64_t b, std::int64_t e) {
+            std::int64_t looked = 0;
             for (std::int64_t r = b; r < e; ++r) {
                 const float* row = sp + (r - r0) * s;
-                const std::int64_t best = bestOfRow(row, selected);
                 const std::int64_t i = misses[std::size_t(r)];
+                std::int64_t best;
+                float score;
+                if (certified) {
+                    const float* xr = xn.data_ptr<float>() + (r - r0) * d;
+                    const auto* xbr =
+                        reinterpret_cast<const std::uint16_t*>(xb.data_ptr<c10::BFloat16>()) +
+                        (r - r0) * d;
+                    const double slack = bf16TokenSlack(bf16RowNorms(xr, xbr, d), codeNorms, d);
+                    best = certifiedArgmax(xr, cnSel.data_ptr<float>(), d, row, selected.data(), s,
+                                           slack, score, looked);
+                } else {
+                    best = bestOfRow(row, selected);
+                    score = row[best];
+                }
                 out.groupOfToken[std::size_t(i)] = groupOffset + best;
-                out.cosine[std::size_t(i)] = row[best];
+                out.cosine[std::size_t(i)] = score;
             }
+            rescored += looked;
         });
     }
+    out.rescoredScores += rescored.load();
 }
 
 }  // namespace once
