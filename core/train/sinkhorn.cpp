@@ -177,4 +177,21 @@ at::Tensor sinkhornLogPlan(const at::Tensor& scores, const SinkhornPotentials& p
     return scores.to(at::kFloat) / epsilon + p.f.unsqueeze(1) + p.g.unsqueeze(0);
 }
 
+at::Tensor sinkhornPlan(const at::Tensor& scores, const SinkhornPotentials& p, double epsilon) {
+    const at::Tensor s = scores.to(at::kFloat).contiguous();
+    const at::Tensor f = p.f.to(at::kFloat).unsqueeze(1), g = p.g.to(at::kFloat).unsqueeze(0);
+    at::Tensor out = at::empty_like(s);
+    // Blocks of about 1 MiB, each scaled, shifted and exponentiated where it will stay, while in
+    // cache: the three-temporary expression above allocates three fresh B×K matrices, and at
+    // 65,536 × 8192 (2 GiB each) faulting their pages in took longer than the arithmetic.
+    const std::int64_t b = s.size(0), k = std::max<std::int64_t>(s.size(1), 1);
+    const std::int64_t rows = std::max<std::int64_t>(1, (std::int64_t(1) << 18) / k);
+    for (std::int64_t r0 = 0; r0 < b; r0 += rows) {
+        const std::int64_t n = std::min(rows, b - r0);
+        at::Tensor o = out.narrow(0, r0, n);
+        o.copy_(s.narrow(0, r0, n)).div_(epsilon).add_(f.narrow(0, r0, n)).add_(g).exp_();
+    }
+    return out;
+}
+
 }  // namespace once

@@ -25,4 +25,8 @@ SinkhornPotentials sinkhornLog(const at::Tensor& scores, const at::Tensor& logA,
 /// log Γ = S/ε + f + g, the full plan in log space (tests and small problems).
 at::Tensor sinkhornLogPlan(const at::Tensor& scores, const SinkhornPotentials& p, double epsilon);
 
+/// Γ = exp(S/ε + f + g), the plan itself (what POT's sinkhorn_log returns), built in place block
+/// by block: one B×K allocation instead of four.
+at::Tensor sinkhornPlan(const at::Tensor& scores, const SinkhornPotentials& p, double epsilon);
+
 }  // namespace once

@@ -5,10 +5,19 @@
 
 #include <algorithm>
 
+#include "compress/assign_backend.h"
 #include "compress/top_l_scan.h"
 #include "util/error.h"
 
 namespace once {
+namespace {
+
+// From this many centroids and this width on, the nearest one comes from the compressor's
+// assignment kernel. Below, its 16 F32 re-scores per row cost more than the BF16 product saves
+// (8,192 × 1,024 × 64: 22 ms against 8 ms through the tile loop below).
+constexpr std::int64_t kLargeK = 512, kWideD = 256;
+
+}  // namespace
 
 at::Tensor normalizeRows(const at::Tensor& x) {
     at::Tensor f = x.to(at::kFloat).contiguous();
@@ -23,11 +32,27 @@ Nearest nearestCentroids(const at::Tensor& xUnit, const at::Tensor& centroidsUni
     if (n == 0) {
         return out;
     }
+    if (k >= kLargeK && xUnit.size(1) >= kWideD) {
+        // Many centroids: step 1 of the compressor with L = 1, whose float32 kernel on CPUs with
+        // AVX512-BF16 takes the exact F32 argmax from the BF16 product (certified_topl.h), 3–4×
+        // faster than the F32 GEMM; the same rule (cosine, ties to the lower index).
+        AssignOptions o;
+        o.topL = 1;
+        Assignment a;
+        makeAssignBackend("cpu")->assign(xUnit, centroidsUnit.to(at::kFloat).contiguous(), o, a,
+                                         nullptr);
+        out.ids = a.topIds.select(1, 0).to(at::kLong).contiguous();
+        out.cosines = a.topScores.select(1, 0).contiguous();
+        return out;
+    }
     // Tiles of about 4 MiB of scores, reused: they stay in cache between the GEMM and the
     // argmax scan (AVX-512 where available, top_l_scan.h), instead of a fresh N×K-sized buffer
-    // and ATen's max(1) per call.
-    const std::int64_t tile = std::clamp<std::int64_t>(
-        std::min(tileRows, (std::int64_t(1) << 20) / std::max<std::int64_t>(k, 1)), 1, n);
+    // and ATen's max(1) per call. At least 1024 rows, though: every GEMM call packs all the
+    // centroids, and at K = 8192 a 128-row tile spent more time packing them than multiplying
+    // (one iteration at 65,536 × 8192 × 896: 7.7 s with 128 rows, docs/performance.md).
+    const std::int64_t cacheRows = (std::int64_t(1) << 20) / std::max<std::int64_t>(k, 1);
+    const std::int64_t tile =
+        std::clamp<std::int64_t>(std::min(tileRows, std::max<std::int64_t>(cacheRows, 1024)), 1, n);
     const at::Tensor x = xUnit.to(at::kFloat).contiguous();
     const at::Tensor ct = centroidsUnit.to(at::kFloat).t();
     at::Tensor buffer = at::empty({tile, k}, at::kFloat);
