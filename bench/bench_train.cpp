@@ -8,7 +8,6 @@
 //   bench_train lloyd DATA.safetensors ITERS REPS      x [N, D] unit, w [N], init [k, D]
 //   bench_train sketch DIR VIDEOS FRAMES PATCHES D     Stage-A throughput on feature files
 #include <ATen/ATen.h>
-#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
 
 #include <chrono>
@@ -21,6 +20,7 @@
 #include "features/feature_file.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
+#include "train/gumbel_noise.h"
 #include "train/sinkhorn.h"
 #include "train/sketch_cache.h"
 #include "train/spherical_kmeans.h"
@@ -42,13 +42,6 @@ double bestOf(int reps, F&& f) {
     return best;
 }
 
-// Standard Gumbel noise as fitCodebook draws it.
-at::Tensor gumbel(std::int64_t b, std::int64_t k, at::Generator& gen) {
-    at::Tensor n = at::empty({b, k}, at::kFloat);
-    n.uniform_(0, 1, gen).clamp_(1e-20, 1.0 - 1e-7).log_().neg_().log_().neg_();
-    return n;
-}
-
 int benchSinkhorn(int argc, char** argv) {
     auto file = SafetensorsFile::open(argv[2]);
     const double eps = std::stod(argv[3]);
@@ -60,7 +53,6 @@ int benchSinkhorn(int argc, char** argv) {
     const std::int64_t k = c.size(0);
     at::Tensor s = at::mm(x, normalizeRows(c).t());
     at::Tensor la = a.log(), lb = at::full({k}, -std::log(double(k)), at::kFloat);
-    auto gen = at::make_generator<at::CPUGeneratorImpl>(42);
     const double tau = 0.5;
     nlohmann::json j;
     j["threads"] = at::get_num_threads();
@@ -73,18 +65,18 @@ int benchSinkhorn(int argc, char** argv) {
         p = sinkhornLog(s, la, lb, eps, iters);
         at::Tensor plan = sinkhornPlan(s, p, eps);
     });
+    std::uint64_t noiseSeed = 42;
     j["sinkhorn_gumbel"] = bestOf(reps, [&] {
         p = sinkhornLog(s, la, lb, eps, iters);
-        at::Tensor z = gumbel(s.size(0), k, gen);
-        z.add_(s, 1.0 / eps).add_(p.g.unsqueeze(0)).div_(tau);
-        at::Tensor hard = z.argmax(1);
-        at::Tensor soft = at::softmax(z, 1);
+        // The noise as fitCodebook draws it, then the straight-through assignment of the step.
+        at::Tensor z = gumbelNoise(s.size(0), k, noiseSeed++);
+        GumbelAssignment st = gumbelStraightThrough(s, p.g, z, eps, tau);
     });
     FitConfig cfg;
     cfg.epsilon = eps;
     cfg.sinkhornIterations = iters;
     j["step"] = bestOf(reps, [&] {
-        at::Tensor noise = gumbel(s.size(0), k, gen);
+        at::Tensor noise = gumbelNoise(s.size(0), k, noiseSeed++);
         StepResult r = stageBStep(x, a, c, noise, tau, cfg);
     });
     if (argc > 6) {

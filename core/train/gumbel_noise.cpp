@@ -30,4 +30,23 @@ at::Tensor gumbelNoise(std::int64_t rows, std::int64_t cols, std::uint64_t seed)
     return u.log_().neg_().log_().neg_();
 }
 
+GumbelAssignment gumbelStraightThrough(const at::Tensor& scores, const at::Tensor& g,
+                                       const at::Tensor& noise, double epsilon, double tau) {
+    const at::Tensor s = scores.to(at::kFloat).contiguous();
+    const at::Tensor n = noise.to(at::kFloat).contiguous();
+    const at::Tensor gRow = g.to(at::kFloat).reshape({1, -1});
+    const std::int64_t b = s.size(0), k = std::max<std::int64_t>(s.size(1), 1);
+    GumbelAssignment out{at::empty({b}, at::kLong), at::empty_like(s)};
+    // About 2 MiB per block: the L2 of two cores.
+    const std::int64_t rows = std::max<std::int64_t>(1, (std::int64_t(1) << 19) / k);
+    for (std::int64_t r0 = 0; r0 < b; r0 += rows) {
+        const std::int64_t m = std::min(rows, b - r0);
+        at::Tensor y = out.soft.narrow(0, r0, m);
+        y.copy_(n.narrow(0, r0, m)).add_(s.narrow(0, r0, m), 1.0 / epsilon).add_(gRow).div_(tau);
+        out.hard.narrow(0, r0, m).copy_(y.argmax(1));
+        y.copy_(at::softmax(y, 1));
+    }
+    return out;
+}
+
 }  // namespace once

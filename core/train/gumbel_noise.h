@@ -13,4 +13,17 @@ namespace once {
 /// SplitMix64's output for (seed, index): U ∈ (0, 1) exactly, so G is finite (|G| < 17).
 at::Tensor gumbelNoise(std::int64_t rows, std::int64_t cols, std::uint64_t seed);
 
+/// Stage B's straight-through Gumbel-Softmax from the Sinkhorn plan's logits.
+struct GumbelAssignment {
+    at::Tensor hard;  ///< [B] int64: argmax of y (ties to the lower index, as ATen's argmax)
+    at::Tensor soft;  ///< [B, K] F32: softmax of y
+};
+
+/// y = (G + S/ε + g)/τ for noise G [B, K], scores S [B, K] and column potentials g [K] (the row
+/// potential is constant along a row and drops out), built row block by row block while each
+/// block is in cache: one B×K output and no temporaries, where the element-wise expression
+/// streams several 2 GiB matrices through memory at 65,536 × 8192.
+GumbelAssignment gumbelStraightThrough(const at::Tensor& scores, const at::Tensor& g,
+                                       const at::Tensor& noise, double epsilon, double tau);
+
 }  // namespace once

@@ -113,11 +113,11 @@ StepResult stageBStep(const at::Tensor& x, const at::Tensor& a, const at::Tensor
                     cfg.sinkhornIterations);
     // Logits of the row-normalised plan (the row potential f is constant along a row and drops
     // out of softmax and argmax); the potentials are held fixed in the backward pass.
-    // In place on one B×K buffer: the step's working set is a few B×K matrices at 65,536 × 8192.
-    at::Tensor ys = at::add(gumbel, s, 1.0 / cfg.epsilon);
-    ys.add_(pot.g.unsqueeze(0)).div_(tau);
-    at::Tensor kStar = ys.argmax(1);
-    ys = at::softmax(ys, 1);
+    // One B×K buffer, built in cache-sized row blocks: the step's working set is a few B×K
+    // matrices at 65,536 × 8192.
+    GumbelAssignment st = gumbelStraightThrough(s, pot.g, gumbel, cfg.epsilon, tau);
+    at::Tensor kStar = st.hard;
+    at::Tensor ys = std::move(st.soft);
     at::Tensor kNear = s.argmax(1);
     at::Tensor xx = (x * x).sum(1);
     at::Tensor cosStar = s.gather(1, kStar.unsqueeze(1)).squeeze(1);

@@ -13,6 +13,7 @@
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "support/test_support.h"
+#include "train/gumbel_noise.h"
 #include "train/sinkhorn.h"
 #include "train/sketch.h"
 #include "train/sketch_cache.h"
@@ -137,6 +138,21 @@ class TestTraining : public QObject {
         QCOMPARE(direct.sizes(), viaLog.sizes());
         QVERIFY(((direct - viaLog).abs() / viaLog.abs().clamp_min(1e-30)).max().item<float>() <
                 1e-6);
+    }
+
+    void gumbelStraightThroughIsTheElementWiseExpression() {
+        // Several row blocks, the last one short, and K not a multiple of the vector width.
+        const std::int64_t b = 20000, k = 45;
+        at::Tensor s = at::mm(clustered(b, 16, 8, 11), clustered(k, 16, k, 12).t());
+        at::Tensor g = at::randn({k});
+        at::Tensor noise = gumbelNoise(b, k, 7);
+        const double eps = 0.05, tau = 0.5;
+        GumbelAssignment st = gumbelStraightThrough(s, g, noise, eps, tau);
+        at::Tensor y =
+            at::add(noise, s, 1.0 / eps).add_(g.unsqueeze(0)).div_(tau);  // the step's former code
+        QVERIFY(at::equal(st.hard, y.argmax(1)));
+        QVERIFY((st.soft - at::softmax(y, 1)).abs().max().item<float>() < 1e-6);
+        QVERIFY((st.soft.sum(1) - 1).abs().max().item<float>() < 1e-5);
     }
 
     void sphericalLloydAtLeastFaiss() {
