@@ -75,8 +75,8 @@ struct Session::State {
     Qwen2Model model;
     BpeTokenizer tokenizer;
     std::optional<Codebook> codebook;
-    at::Tensor features;  ///< [T, P, D]
-    at::Tensor layout;    ///< [n, D]
+    at::Tensor features;   ///< [T, P, D]
+    at::Tensor layout;     ///< [n, D]
     at::Tensor attention;  ///< [T, P] attention received, or undefined
     std::string featureOrigin, backbone;
     /// Prepared compressors of the current video by method and parameters ("once" holds its
@@ -285,8 +285,8 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
             o.onText(pending);  // a cut character at the end: the raw bytes, as generated
         }
         r.stages.push_back({"prefill", g.prefillSeconds, prefillRss, false, prefillReserved});
-        r.stages.push_back({"generate", g.decodeSeconds, peakRssBytes(), false,
-                            devicePeakReservedBytes(device)});
+        r.stages.push_back(
+            {"generate", g.decodeSeconds, peakRssBytes(), false, devicePeakReservedBytes(device)});
         r.tokenIds = g.tokens;
         std::vector<std::int64_t> text = g.tokens;
         if (g.stoppedByToken) {

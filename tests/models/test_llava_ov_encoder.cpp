@@ -33,7 +33,7 @@ struct Reference {
     std::string dir;
     at::Tensor frames, pixels, s1, s2, newline;
     at::Tensor attention1, attention2;  ///< attention received, unpooled and stride-2 pooled
-    at::Tensor pixelsProcessor;  ///< SiglipImageProcessor (Pillow backend) of transformers
+    at::Tensor pixelsProcessor;         ///< SiglipImageProcessor (Pillow backend) of transformers
     std::string source;
 };
 
