@@ -62,12 +62,7 @@ class CpuAssignBackend final : public AssignBackend {
         // Certified: 2L candidates per token (at least 16, at most 64 and K), and the codeword
         // side of the error bound over the whole codebook (any codeword may be left out).
         const int candidates = int(std::min<std::int64_t>(k, std::clamp(2 * l, 16, 64)));
-        const Bf16RowNorms codeNorms =
-            certified
-                ? maxBf16RowNorms(
-                      cnF.data_ptr<float>(),
-                      reinterpret_cast<const std::uint16_t*>(cnB.data_ptr<c10::BFloat16>()), k, d)
-                : Bf16RowNorms{};
+        const Bf16RowNorms codeNorms = certified ? maxBf16RowNorms(cnF, cnB) : Bf16RowNorms{};
         std::vector<std::uint8_t> prefix(static_cast<std::size_t>(tile));
         if (progress) {
             progress->begin("assign", double(n));
@@ -94,9 +89,7 @@ class CpuAssignBackend final : public AssignBackend {
                         // No codeword is left out when all K are candidates.
                         double bar = -std::numeric_limits<double>::infinity();
                         if (candidates < k) {
-                            const auto* xbr = reinterpret_cast<const std::uint16_t*>(
-                                                  xb.data_ptr<c10::BFloat16>()) +
-                                              (r - r0) * d;
+                            const std::uint16_t* xbr = bf16Bits(xb) + (r - r0) * d;
                             bar = bf16ScoreUpper(
                                 candScores[candidates - 1],
                                 bf16TokenSlack(bf16RowNorms(xr, xbr, d), codeNorms, d));

@@ -1,6 +1,7 @@
 #include "compress/certified_topl.h"
 
 #include <ATen/Parallel.h>
+#include <c10/util/BFloat16.h>
 
 #include <algorithm>
 #include <cmath>
@@ -30,10 +31,7 @@ Bf16RowNorms bf16RowNorms(const float* row, const std::uint16_t* rounded, std::i
     std::int64_t j = 0;
     for (; j + 16 <= d; j += 16) {
         for (int q = 0; q < 16; ++q) {
-            std::uint32_t bits = std::uint32_t(rounded[j + q]) << 16;
-            float vr;
-            std::memcpy(&vr, &bits, sizeof vr);
-            const float v = row[j + q], e = vr - v;
+            const float v = row[j + q], vr = bf16ToFloat(rounded[j + q]), e = vr - v;
             n[q] += v * v;
             nr[q] += vr * vr;
             r[q] += e * e;
@@ -82,6 +80,14 @@ Bf16RowNorms maxBf16RowNorms(const float* rows, const std::uint16_t* rounded, st
         out = maxNorms(out, m);
     }
     return out;
+}
+
+Bf16RowNorms maxBf16RowNorms(const at::Tensor& rows, const at::Tensor& rounded) {
+    return maxBf16RowNorms(rows.data_ptr<float>(), bf16Bits(rounded), rows.size(0), rows.size(1));
+}
+
+const std::uint16_t* bf16Bits(const at::Tensor& bf16) {
+    return reinterpret_cast<const std::uint16_t*>(bf16.data_ptr<c10::BFloat16>());
 }
 
 double bf16TokenSlack(const Bf16RowNorms& t, const Bf16RowNorms& c, std::int64_t d) {

@@ -16,6 +16,8 @@
 // above it, in order, are the exact top of the ranking: the certified prefix (−1 ids after it).
 // Re-budget: the argmax over the selected codewords is among those whose upper bound reaches the
 // best lower bound; only those are re-scored.
+#include <ATen/core/Tensor.h>
+
 #include <cstdint>
 
 namespace once {
@@ -37,6 +39,12 @@ Bf16RowNorms maxNorms(const Bf16RowNorms& a, const Bf16RowNorms& b);
 /// maxNorms over `count` rows [count, d] and their BF16 roundings, on all cores.
 Bf16RowNorms maxBf16RowNorms(const float* rows, const std::uint16_t* rounded, std::int64_t count,
                              std::int64_t d);
+
+/// The same for contiguous F32 rows [count, d] and their BF16 rounding of the same shape.
+Bf16RowNorms maxBf16RowNorms(const at::Tensor& rows, const at::Tensor& rounded);
+
+/// The raw bits of a contiguous BF16 tensor, as bf16RowNorms reads them.
+const std::uint16_t* bf16Bits(const at::Tensor& bf16);
 
 /// A of the bound above, for a token with norms `token` against codewords whose maxima are
 /// `codes`, in dimension `d`; with 1e-6 relative and 1e-7 absolute slack.

@@ -71,16 +71,13 @@ void reassignTokens(const at::Tensor& x, const at::Tensor& cn, const Assignment&
                                .to(at::kLong);
     const bool bf16 = a.precision == "bfloat16";
     const bool certified = a.kernel == "bf16-certified";
+    const bool bf16Product = bf16 || certified;
     const at::Tensor cnSel = cn.index_select(0, sel).to(at::kFloat).contiguous();
-    const at::Tensor cnSelB = bf16 || certified ? cnSel.to(at::kBFloat16) : at::Tensor();
-    const at::Tensor cnSelT = (bf16 || certified ? cnSelB : cnSel).t().contiguous();
+    const at::Tensor cnSelB = bf16Product ? cnSel.to(at::kBFloat16) : at::Tensor();
+    const at::Tensor cnSelT = (bf16Product ? cnSelB : cnSel).t().contiguous();
     const std::int64_t s = std::int64_t(selected.size()), d = cn.size(1);
-    const Bf16RowNorms codeNorms =
-        certified
-            ? maxBf16RowNorms(
-                  cnSel.data_ptr<float>(),
-                  reinterpret_cast<const std::uint16_t*>(cnSelB.data_ptr<c10::BFloat16>()), s, d)
-            : Bf16RowNorms{};
+    const float* codes = cnSel.data_ptr<float>();
+    const Bf16RowNorms codeNorms = certified ? maxBf16RowNorms(cnSel, cnSelB) : Bf16RowNorms{};
     constexpr std::int64_t kBlock = 1024;
     const std::int64_t m = std::int64_t(misses.size());
     std::atomic<std::int64_t> rescored{0};
@@ -89,10 +86,12 @@ void reassignTokens(const at::Tensor& x, const at::Tensor& cn, const Assignment&
         const at::Tensor rows = at::from_blob(misses.data() + r0, {r1 - r0}, at::kLong);
         const at::Tensor xf = x.index_select(0, rows).to(at::kFloat);
         const at::Tensor xn = (xf / xf.norm(2, 1, true).clamp_min(1e-12)).contiguous();
-        const at::Tensor xb = bf16 || certified ? xn.to(at::kBFloat16) : at::Tensor();
-        const at::Tensor sc = bf16 || certified ? at::mm(xb, cnSelT).to(at::kFloat).contiguous()
-                                                : at::mm(xn, cnSelT).contiguous();
+        const at::Tensor xb = bf16Product ? xn.to(at::kBFloat16) : at::Tensor();
+        const at::Tensor sc = bf16Product ? at::mm(xb, cnSelT).to(at::kFloat).contiguous()
+                                          : at::mm(xn, cnSelT).contiguous();
         const float* sp = sc.data_ptr<float>();
+        const float* xp = xn.data_ptr<float>();
+        const std::uint16_t* xbp = certified ? bf16Bits(xb) : nullptr;
         at::parallel_for(r0, r1, 64, [&](std::int64_t b, std::int64_t e) {
             std::int64_t looked = 0;
             for (std::int64_t r = b; r < e; ++r) {
@@ -101,13 +100,11 @@ void reassignTokens(const at::Tensor& x, const at::Tensor& cn, const Assignment&
                 std::int64_t best;
                 float score;
                 if (certified) {
-                    const float* xr = xn.data_ptr<float>() + (r - r0) * d;
-                    const auto* xbr =
-                        reinterpret_cast<const std::uint16_t*>(xb.data_ptr<c10::BFloat16>()) +
-                        (r - r0) * d;
-                    const double slack = bf16TokenSlack(bf16RowNorms(xr, xbr, d), codeNorms, d);
-                    best = certifiedArgmax(xr, cnSel.data_ptr<float>(), d, row, selected.data(), s,
-                                           slack, score, looked);
+                    const float* xr = xp + (r - r0) * d;
+                    const double slack =
+                        bf16TokenSlack(bf16RowNorms(xr, xbp + (r - r0) * d, d), codeNorms, d);
+                    best = certifiedArgmax(xr, codes, d, row, selected.data(), s, slack, score,
+                                           looked);
                 } else {
                     best = bestOfRow(row, selected);
                     score = row[best];

@@ -15,7 +15,7 @@ namespace once {
 struct Reassignment {
     std::vector<std::int64_t> groupOfToken;  ///< index into `selected` (+ offset), −1 untouched
     std::vector<float> cosine;               ///< cos(xᵢ, c_{kᵢ}) of the chosen codeword
-    std::int64_t fallbackTokens = 0;  ///< tokens whose list held no selected codeword
+    std::int64_t fallbackTokens = 0;         ///< tokens whose list held no selected codeword
     std::int64_t rescoredScores = 0;  ///< F32 scores the certified kernel's fallback computed
 };
 

@@ -24,10 +24,6 @@ at::Tensor unitRows(const at::Tensor& x) {
     return x / x.norm(2, 1, true).clamp_min(1e-12);
 }
 
-const std::uint16_t* bits(const at::Tensor& bf16) {
-    return reinterpret_cast<const std::uint16_t*>(bf16.data_ptr<c10::BFloat16>());
-}
-
 Assignment assignWith(const at::Tensor& x, const Codebook& cb, const char* kernel) {
     AssignOptions o;
     o.float32Kernel = kernel;
@@ -86,12 +82,12 @@ class TestCertifiedTopL : public QObject {
             c = at::cat({c, worst, -worst}).contiguous();
             const at::Tensor xb = x.to(at::kBFloat16), cb = c.to(at::kBFloat16);
             const at::Tensor g = at::mm(xb, cb.t()).to(at::kFloat).contiguous();
-            const Bf16RowNorms codes = maxBf16RowNorms(c.data_ptr<float>(), bits(cb), c.size(0), d);
+            const Bf16RowNorms codes = maxBf16RowNorms(c, cb);
             double tightest = 1, loosest = 0, worstRatio = 0;
             for (std::int64_t i = 0; i < x.size(0); ++i) {
                 const float* xi = x.data_ptr<float>() + i * d;
                 const double slack =
-                    bf16TokenSlack(bf16RowNorms(xi, bits(xb) + i * d, d), codes, d);
+                    bf16TokenSlack(bf16RowNorms(xi, bf16Bits(xb) + i * d, d), codes, d);
                 tightest = std::min(tightest, slack);
                 loosest = std::max(loosest, slack);
                 for (std::int64_t k = 0; k < c.size(0); ++k) {
@@ -132,7 +128,7 @@ class TestCertifiedTopL : public QObject {
             for (std::int64_t p = 0; p < s; ++p) {
                 ids[std::size_t(p)] = std::int32_t(sel[p].item<std::int64_t>());
             }
-            const Bf16RowNorms codes = maxBf16RowNorms(rows.data_ptr<float>(), bits(rowsB), s, d);
+            const Bf16RowNorms codes = maxBf16RowNorms(rows, rowsB);
             const at::Tensor xb = x.to(at::kBFloat16);
             const at::Tensor g = at::mm(xb, rowsB.t()).to(at::kFloat).contiguous();
             std::int64_t rescored = 0;
@@ -149,7 +145,7 @@ class TestCertifiedTopL : public QObject {
                     }
                 }
                 const double slack =
-                    bf16TokenSlack(bf16RowNorms(xi, bits(xb) + i * d, d), codes, d);
+                    bf16TokenSlack(bf16RowNorms(xi, bf16Bits(xb) + i * d, d), codes, d);
                 float score = 0;
                 const std::int64_t got =
                     certifiedArgmax(xi, rows.data_ptr<float>(), d, g.data_ptr<float>() + i * s,
