@@ -105,10 +105,10 @@ void ChartsPanel::updateMeasurable() {
     latency_->setCanMeasure(session_->isPrepared(session_->method()));
 }
 
-bool ChartsPanel::loadEvaluationResults(const QString& path, QString* error) {
+bool ChartsPanel::loadResults(const std::function<void()>& load, QWidget* tab, QString* error) {
     try {
-        radar_->setResults(EvaluationResults::load(path));
-        tabs_->setCurrentWidget(radar_);
+        load();
+        tabs_->setCurrentWidget(tab);
         return true;
     } catch (const std::exception& e) {
         if (error) {
@@ -116,45 +116,39 @@ bool ChartsPanel::loadEvaluationResults(const QString& path, QString* error) {
         }
         return false;
     }
+}
+
+void ChartsPanel::openResults(const QString& title, const QString& filter, const QString& failTitle,
+                              bool (ChartsPanel::*load)(const QString&, QString*)) {
+    const QString path = QFileDialog::getOpenFileName(this, title, QString(), filter);
+    if (path.isEmpty()) {
+        return;
+    }
+    QString error;
+    if (!(this->*load)(path, &error)) {
+        QMessageBox::warning(this, failTitle, error);
+    }
+}
+
+bool ChartsPanel::loadEvaluationResults(const QString& path, QString* error) {
+    return loadResults([&] { radar_->setResults(EvaluationResults::load(path)); }, radar_, error);
 }
 
 void ChartsPanel::openEvaluationResults() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open Evaluation Results"), QString(),
-                                     tr("Evaluation results (*.csv *.json);;All files (*)"));
-    if (path.isEmpty()) {
-        return;
-    }
-    QString error;
-    if (!loadEvaluationResults(path, &error)) {
-        QMessageBox::warning(this, tr("Cannot open evaluation results"), error);
-    }
+    openResults(tr("Open Evaluation Results"),
+                tr("Evaluation results (*.csv *.json);;All files (*)"),
+                tr("Cannot open evaluation results"), &ChartsPanel::loadEvaluationResults);
 }
 
 bool ChartsPanel::loadAnalysisResults(const QString& path, QString* error) {
-    try {
-        analysis_->setResults(AnalysisResults::load(path));
-        tabs_->setCurrentWidget(analysis_);
-        return true;
-    } catch (const std::exception& e) {
-        if (error) {
-            *error = QString::fromUtf8(e.what());
-        }
-        return false;
-    }
+    return loadResults([&] { analysis_->setResults(AnalysisResults::load(path)); }, analysis_,
+                       error);
 }
 
 void ChartsPanel::openAnalysisResults() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open Analysis Results"), QString(),
-                                     tr("Evaluation or analysis tables (*.csv);;All files (*)"));
-    if (path.isEmpty()) {
-        return;
-    }
-    QString error;
-    if (!loadAnalysisResults(path, &error)) {
-        QMessageBox::warning(this, tr("Cannot open analysis results"), error);
-    }
+    openResults(tr("Open Analysis Results"),
+                tr("Evaluation or analysis tables (*.csv);;All files (*)"),
+                tr("Cannot open analysis results"), &ChartsPanel::loadAnalysisResults);
 }
 
 }  // namespace once::studio

@@ -2,6 +2,7 @@
 // The charts dock: usage deciles, residual distribution, budget vs latency, the per-task radar
 // and the analyses (evaluation and analysis CSV files) as tabs, kept in step with a StudioSession.
 #include <QWidget>
+#include <functional>
 
 class QTabWidget;
 
@@ -46,6 +47,12 @@ class ChartsPanel : public QWidget {
     void onSweep();
     void onModel();
     void updateMeasurable();
+    /// Runs `load` (which throws on a bad file), then shows `tab`; false with `error` set if
+    /// it threw.
+    bool loadResults(const std::function<void()>& load, QWidget* tab, QString* error);
+    /// A file dialog, then `load`; a failure goes to a message box titled `failTitle`.
+    void openResults(const QString& title, const QString& filter, const QString& failTitle,
+                     bool (ChartsPanel::*load)(const QString&, QString*));
 
     StudioSession* session_;
     QTabWidget* tabs_;
