@@ -11,12 +11,20 @@ ArgParser::ArgParser(std::string command, std::string summary)
 ArgParser& ArgParser::option(const std::string& name, const std::string& valueName,
                              const std::string& help, std::optional<std::string> defaultValue,
                              const std::string& shortAlias) {
-    specs_.push_back({name, valueName, help, shortAlias, std::move(defaultValue), false});
+    specs_.push_back({name, valueName, help, shortAlias, std::move(defaultValue), false, {}});
     return *this;
 }
 
 ArgParser& ArgParser::flag(const std::string& name, const std::string& help) {
-    specs_.push_back({name, {}, help, {}, std::nullopt, true});
+    specs_.push_back({name, {}, help, {}, std::nullopt, true, {}});
+    return *this;
+}
+
+ArgParser& ArgParser::alias(const std::string& oldName) {
+    if (specs_.empty()) {
+        throw std::logic_error("alias() before any option");
+    }
+    specs_.back().aliases.push_back(oldName);
     return *this;
 }
 
@@ -30,6 +38,11 @@ const ArgParser::Spec* ArgParser::findSpec(const std::string& token) const {
     for (const Spec& s : specs_) {
         if (token == "--" + s.name || (!s.shortAlias.empty() && token == s.shortAlias)) {
             return &s;
+        }
+        for (const std::string& a : s.aliases) {
+            if (token == "--" + a) {
+                return &s;
+            }
         }
     }
     return nullptr;
@@ -185,6 +198,9 @@ std::string ArgParser::help() const {
             out << " " << s.valueName;
         }
         out << "\n      " << s.help;
+        for (const std::string& a : s.aliases) {
+            out << " (also --" << a << ")";
+        }
         if (s.defaultValue) {
             out << " (default: " << *s.defaultValue << ")";
         }

@@ -26,6 +26,8 @@ class ArgParser {
                       const std::string& shortAlias = {});
     /// --name (boolean)
     ArgParser& flag(const std::string& name, const std::string& help);
+    /// Accepts --`oldName` for the option declared last (an older spelling kept working).
+    ArgParser& alias(const std::string& oldName);
     /// A positional argument; `many` takes all remaining positionals.
     ArgParser& positional(const std::string& name, const std::string& help, bool required = true,
                           bool many = false);
@@ -52,6 +54,7 @@ class ArgParser {
         std::string name, valueName, help, shortAlias;
         std::optional<std::string> defaultValue;
         bool isFlag = false;
+        std::vector<std::string> aliases;  ///< other long names (without "--")
     };
     struct Positional {
         std::string name, help;

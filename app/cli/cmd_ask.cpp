@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/video_options.h"
 #include "pipeline/session.h"
 #include "util/error.h"
 
@@ -26,12 +27,15 @@ void declare(ArgParser& p) {
         .option("max-new-tokens", "N", "longest answer in tokens", "16")
         .option("temperature", "T", "0: greedy (the paper's evaluation)", "0")
         .option("top-p", "P", "nucleus mass when sampling", "1")
-        .option("system", "TEXT", "system prompt", std::string("You are a helpful assistant."))
-        .option("sampling", "RULE", "frame sampling rule", "uniform:32")
-        .option("pool-stride", "S", "1: all 27x27 patches (the paper); 2: 14x14", "1")
+        .option("system", "TEXT",
+                "system prompt (default: 'You are a helpful assistant.' with the llava-next "
+                "format, none with the llava-hf chat template)")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
         .option("dtype", "TYPE", "float32, float16, bfloat16", "float32")
         .flag("json", "print a JSON report instead of streaming");
+    declareSampling(p, "uniform:32");
+    declarePoolStride(p);
+    declarePromptFormat(p);
 }
 
 int run(const ArgParser& a) {
@@ -70,11 +74,15 @@ int run(const ArgParser& a) {
     const bool json = a.flagSet("json");
     Progress progress = terminalProgress(json);
 
+    so.promptFormat = a.get("prompt-format");
     Session session(so);
     if (haveVideo) {
         session.loadVideo(a.get("VIDEO"), &progress);
     } else {
         session.loadFeatures(a.get("features"));
+    }
+    if (!json) {
+        printNotices(session.notices());
     }
     AskOptions ao;
     if (!dense) {
@@ -83,7 +91,7 @@ int run(const ArgParser& a) {
     ao.maxNewTokens = a.getInt("max-new-tokens");
     ao.temperature = a.getDouble("temperature");
     ao.topP = a.getDouble("top-p");
-    ao.system = a.get("system");
+    ao.system = a.getOr("system", "");
     if (!json) {
         ao.onText = [](const std::string& piece) { std::cout << piece << std::flush; };
     }
@@ -108,6 +116,10 @@ int run(const ArgParser& a) {
                           {"total", r.contentTokens + r.layoutTokens},
                           {"source", r.sourceTokens}};
     j["prompt_tokens"] = r.promptTokens;
+    j["prompt_ids"] = r.promptIds;  // the visual rows go at placeholder_index
+    j["placeholder_index"] = r.placeholderIndex;
+    j["prompt_format"] = session.promptSource();
+    j["notices"] = session.notices();
     j["prefill_flops"] = r.prefillFlops;
     j["stages"] = nlohmann::json::array();
     // Peak reserved CUDA memory per stage and over the question; null on the CPU.

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/video_options.h"
 #include "encode/batch_encode.h"
 #include "encode/encode_job.h"
 #include "models/visual_encoder.h"
@@ -21,12 +22,6 @@ void declare(ArgParser& p) {
                  false)
         .option("backbone", backbones, "visual encoder", std::string("demo"))
         .option("model", "DIR", "Hugging Face model folder (not used by demo)", std::string(""))
-        .option("sample", "RULE",
-                "frames to encode: uniform:N | fps:F | fps:F:MIN:MAX, optionally @START-END "
-                "seconds (e.g. uniform:32, fps:2:4:256@10-20)",
-                std::string("uniform:32"))
-        .option("pool-stride", "1|2", "1: all 27x27 patches (the paper); 2: bilinear 14x14",
-                std::string("1"))
         .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
         .option("dtype", "float32|float16|bfloat16", "encoder compute dtype",
                 std::string("float32"))
@@ -38,6 +33,8 @@ void declare(ArgParser& p) {
                 "batch mode: one feature file per video plus encoded.jsonl; a rerun skips the "
                 "videos already finished")
         .flag("json", "print a one-object JSON summary on stdout (no progress bar)");
+    declareSampling(p, "uniform:32");
+    declarePoolStride(p);
 }
 
 int runBatch(const ArgParser& a, const EncodeOptions& o) {
@@ -68,7 +65,7 @@ int run(const ArgParser& a) {
     o.encoder.device = a.get("device");
     o.encoder.dtype = a.get("dtype");
     o.encoder.poolStride = int(a.getInt("pool-stride"));
-    o.sampling = SamplingRule::parse(a.get("sample"));
+    o.sampling = SamplingRule::parse(a.get("sampling"));
     o.storeDtype = a.get("store-dtype");
     if (a.has("out-dir")) {
         if (a.has("output")) {
@@ -84,6 +81,7 @@ int run(const ArgParser& a) {
     }
     Progress progress = terminalProgress(a.flagSet("json"));
     EncodeReport r = encodeVideoToFile(a.get("VIDEO"), a.get("output"), o, &progress);
+    printNotices(r.notices);
     if (a.flagSet("json")) {
         std::cout << encodeReportJson(r) << "\n";
     } else {

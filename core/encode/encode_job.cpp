@@ -121,6 +121,7 @@ EncodeReport encodeVideoToFile(const std::string& video, const std::string& outp
     const auto t0 = std::chrono::steady_clock::now();
     auto encoder = makeVisualEncoder(options.backbone, options.encoder);
     EncodeReport report;
+    report.notices = encoder->notices();
     FeatureFile f = encodeVideo(video, *encoder, options, progress, &report);
     f.save(output);
     report.output = output;
@@ -134,6 +135,7 @@ std::string encodeReportJson(const EncodeReport& r) {
     j["output"] = r.output;
     j["backbone"] = r.backbone;
     j["sampling"] = r.sampling;
+    j["notices"] = r.notices;
     j["source_sha256"] = r.sourceSha256;
     j["frames"] = r.frames;
     j["patches"] = r.patches;

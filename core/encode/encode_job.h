@@ -2,6 +2,7 @@
 // The encode job (DESIGN §1 front half): video -> sampled frames -> visual encoder -> feature
 // file with frame times, grid, backbone, sampling rule and the source's SHA-256.
 #include <string>
+#include <vector>
 
 #include "features/feature_file.h"
 #include "models/visual_encoder.h"
@@ -24,6 +25,7 @@ struct EncodeReport {
     std::int64_t frames = 0, patches = 0, dim = 0;
     int gridH = 0, gridW = 0;
     double decodeSeconds = 0, encodeSeconds = 0, totalSeconds = 0;
+    std::vector<std::string> notices;  ///< the encoder's (VisualEncoder::notices)
 };
 
 /// SHA-256 of a video file, or of a frame folder (over "name<TAB>sha256-of-file\n" lines of all

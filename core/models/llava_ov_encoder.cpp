@@ -19,9 +19,9 @@ constexpr std::int64_t kFramesPerBatch = 8;  // bounds activation memory for lon
 
 std::int64_t requireInt(const nlohmann::json& j, const std::string& key, const std::string& file,
                         const std::string& path) {
-    if (!j.contains(key) || !j[key].is_number_integer()) {
-        fail("config field missing or not an integer", file, path + key, "an integer",
-             j.contains(key) ? j[key].dump() : "missing");
+    if (!j.contains(key) || !j[key].is_number_integer() || j[key].get<std::int64_t>() <= 0) {
+        fail("config field missing or not a positive integer", file, path + key,
+             "a positive integer", j.contains(key) ? j[key].dump() : "missing");
     }
     return j[key].get<std::int64_t>();
 }
@@ -66,6 +66,10 @@ LlavaOvConfig parseConfig(const HfCheckpoint& ck, const std::string& prefix) {
             c.vision.numHeads = requireInt(v, "num_attention_heads", file, vp);
             c.vision.imageSize = requireInt(v, "image_size", file, vp);
             c.vision.patchSize = requireInt(v, "patch_size", file, vp);
+            if (!v.is_object()) {
+                fail("config field is not an object", file, "vision_config", "an object",
+                     v.type_name());
+            }
             c.vision.layerNormEps = v.value("layer_norm_eps", 1e-6);
             c.vision.hiddenAct = v.value("hidden_act", std::string("gelu_pytorch_tanh"));
             if (!j.contains("text_config") || !j["text_config"].is_object()) {
@@ -78,6 +82,10 @@ LlavaOvConfig parseConfig(const HfCheckpoint& ck, const std::string& prefix) {
                 c.featureLayers = {layer.get<std::int64_t>()};
             } else if (layer.is_array()) {
                 for (const auto& l : layer) {
+                    if (!l.is_number_integer()) {
+                        fail("vision_feature_layer must list integers", file,
+                             "vision_feature_layer", "int or [int]", layer.dump());
+                    }
                     c.featureLayers.push_back(l.get<std::int64_t>());
                 }
             } else {
@@ -103,10 +111,39 @@ LlavaOvConfig parseConfig(const HfCheckpoint& ck, const std::string& prefix) {
             c.textHidden = requireInt(j, "hidden_size", file, "");
             const at::Tensor pw = ck.get(prefix + "embeddings.patch_embedding.weight");
             const at::Tensor pos = ck.get(prefix + "embeddings.position_embedding.weight");
+            if (pw.dim() != 4 || pw.size(1) != 3 || pw.size(2) != pw.size(3) || pw.size(2) <= 0 ||
+                pos.dim() != 2) {
+                fail("weight is not a SigLIP patch embedding", ck.folder(),
+                     prefix + "embeddings.patch_embedding.weight", "[D, 3, P, P] and [g*g, D]",
+                     shapeString(pw.sizes()) + " and " + shapeString(pos.sizes()));
+            }
             c.vision.hiddenSize = pw.size(0);
             c.vision.patchSize = pw.size(2);
             const auto g = std::int64_t(std::llround(std::sqrt(double(pos.size(0)))));
+            if (g <= 0 || g * g != pos.size(0)) {
+                fail("position embeddings are not a square patch grid", ck.folder(),
+                     prefix + "embeddings.position_embedding.weight", "g * g rows",
+                     std::to_string(pos.size(0)));
+            }
+            // The tower's input size is in its name ("google/siglip-so400m-patch14-384"), not in
+            // the weights: 384 / 14 floors to the stored 27 × 27 grid. Without a name that says
+            // it, the smallest size of that grid.
             c.vision.imageSize = g * c.vision.patchSize;
+            const std::string tower = j.value("mm_vision_tower", std::string());
+            const std::string tag = "patch" + std::to_string(c.vision.patchSize) + "-";
+            if (const auto at = tower.rfind(tag); at != std::string::npos) {
+                const std::string digits = tower.substr(at + tag.size());
+                if (!digits.empty() && digits.size() <= 5 &&
+                    std::all_of(digits.begin(), digits.end(), ::isdigit)) {
+                    const std::int64_t size = std::stoll(digits);
+                    if (size / c.vision.patchSize != g) {
+                        fail("the vision tower's name disagrees with its weights", file,
+                             "mm_vision_tower",
+                             "a size whose grid is " + std::to_string(g) + " patches", tower);
+                    }
+                    c.vision.imageSize = size;
+                }
+            }
             c.vision.numLayers = countLayers(ck, prefix);
             c.vision.intermediateSize = ck.get(prefix + "encoder.layers.0.mlp.fc1.weight").size(0);
             c.vision.numHeads = j.value("mm_vision_num_attention_heads", std::int64_t(16));
@@ -116,7 +153,11 @@ LlavaOvConfig parseConfig(const HfCheckpoint& ck, const std::string& prefix) {
                  "vision_config", "present (or mm_projector_type)", "missing");
         }
     } catch (const nlohmann::json::exception& e) {
-        fail(std::string("unexpected value type: ") + e.what(), file);
+        // get<>() on a value of another type; the library text names no field, so say which
+        // part of the file was being read.
+        fail("config.json has a value of the wrong type", file,
+             c.configLayout == "llava-next" ? "mm_* / hidden_size" : "vision_config",
+             "the types transformers writes", std::string(e.what()).substr(0, 120));
     }
     return c;
 }
@@ -183,10 +224,19 @@ LlavaOvEncoder::LlavaOvEncoder(const EncoderOptions& options) : options_(options
                    .view({1, config_.textHidden});
     pre_ = SiglipPreprocessConfig::fromFolder(options.modelDir, config_.vision.imageSize);
     if (pre_.height != config_.vision.imageSize || pre_.width != config_.vision.imageSize) {
-        fail("preprocessing size differs from the vision tower's image size", pre_.source, "size",
-             std::to_string(config_.vision.imageSize),
+        fail("preprocessing size differs from the vision tower's image size (config.json)",
+             pre_.source, "size",
+             std::to_string(config_.vision.imageSize) + "x" +
+                 std::to_string(config_.vision.imageSize),
              std::to_string(pre_.height) + "x" + std::to_string(pre_.width));
     }
+}
+
+std::vector<std::string> LlavaOvEncoder::notices() const {
+    if (pre_.notice.empty()) {
+        return {};
+    }
+    return {pre_.notice};
 }
 
 std::string LlavaOvEncoder::featureSource() const {

@@ -1,5 +1,6 @@
 #include "models/qwen2_config.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
@@ -18,13 +19,24 @@ std::int64_t requireInt(const nlohmann::json& j, const std::string& key, const s
 
 }  // namespace
 
-Qwen2Config Qwen2Config::fromJson(const nlohmann::json& root, const std::string& file) {
+static Qwen2Config parseQwen2Config(const nlohmann::json& root, const std::string& file) {
     // Multimodal folders (LLaVA-OneVision) nest the decoder under text_config.
     const bool nested = root.contains("text_config") && root["text_config"].is_object();
     const nlohmann::json& j = nested ? root["text_config"] : root;
     const std::string prefix = nested ? "text_config." : "";
     Qwen2Config c;
-    c.modelType = j.value("model_type", std::string());
+    if (!j.is_object()) {
+        fail("the model config is not a JSON object", file, prefix, "an object", j.type_name());
+    }
+    c.modelType = j.contains("model_type") && j["model_type"].is_string()
+                      ? j["model_type"].get<std::string>()
+                      : std::string();
+    // lmms-lab's LLaVA-OneVision folders (LLaVA-NeXT's LlavaQwenForCausalLM) keep the Qwen2
+    // decoder's fields at the top and call the whole model "llava" or "llava_qwen".
+    if ((c.modelType == "llava" || c.modelType == "llava_qwen") && !nested &&
+        root.contains("mm_vision_tower")) {
+        c.modelType = "qwen2";
+    }
     static const std::vector<std::string> known = {"qwen2", "llama", "mistral"};
     if (std::find(known.begin(), known.end(), c.modelType) == known.end()) {
         fail("unknown language-model architecture", file, prefix + "model_type",
@@ -41,12 +53,22 @@ Qwen2Config Qwen2Config::fromJson(const nlohmann::json& root, const std::string&
     c.headDim = j.contains("head_dim") && !j["head_dim"].is_null()
                     ? requireInt(j, "head_dim", file, prefix)
                     : c.hiddenSize / c.numHeads;
+    if (c.headDim <= 0) {
+        fail("attention head size is zero", file, prefix + "head_dim",
+             "hidden_size / num_attention_heads >= 1", std::to_string(c.headDim));
+    }
     if (c.numHeads % c.numKvHeads != 0) {
         fail("attention heads are not a multiple of key/value heads", file,
              prefix + "num_key_value_heads", "a divisor of " + std::to_string(c.numHeads),
              std::to_string(c.numKvHeads));
     }
-    c.rmsNormEps = j.value("rms_norm_eps", 1e-6);
+    c.rmsNormEps = j.contains("rms_norm_eps") && j["rms_norm_eps"].is_number()
+                       ? j["rms_norm_eps"].get<double>()
+                       : 1e-6;
+    if (!(c.rmsNormEps > 0) || !std::isfinite(c.rmsNormEps)) {
+        fail("RMSNorm epsilon must be a positive number", file, prefix + "rms_norm_eps", "> 0",
+             j["rms_norm_eps"].dump());
+    }
     c.tieWordEmbeddings = root.value("tie_word_embeddings", j.value("tie_word_embeddings", false));
     if (j.contains("dtype") && j["dtype"].is_string()) {
         c.dtype = j["dtype"].get<std::string>();
@@ -59,7 +81,17 @@ Qwen2Config Qwen2Config::fromJson(const nlohmann::json& root, const std::string&
             c.eosTokenIds.push_back(e.get<std::int64_t>());
         } else if (e.is_array()) {
             for (const auto& x : e) {
+                if (!x.is_number_integer()) {
+                    fail("eos_token_id must list integers", file, prefix + "eos_token_id", "[int]",
+                         e.dump());
+                }
                 c.eosTokenIds.push_back(x.get<std::int64_t>());
+            }
+        }
+        for (std::int64_t id : c.eosTokenIds) {
+            if (id < 0 || id >= c.vocabSize) {
+                fail("end-of-text token outside the vocabulary", file, prefix + "eos_token_id",
+                     "in [0, " + std::to_string(c.vocabSize) + ")", std::to_string(id));
             }
         }
     }
@@ -79,11 +111,27 @@ Qwen2Config Qwen2Config::fromJson(const nlohmann::json& root, const std::string&
     c.rope.lowFreqFactor = rp.value("low_freq_factor", 1.0);
     c.rope.highFreqFactor = rp.value("high_freq_factor", 4.0);
     c.rope.originalMaxPositions = rp.value("original_max_position_embeddings", std::int64_t(8192));
+    if (!(c.rope.theta > 0) || !std::isfinite(c.rope.theta) || !(c.rope.factor > 0) ||
+        !std::isfinite(c.rope.factor)) {
+        fail("rotary base and factor must be positive numbers", file, ropeField,
+             "rope_theta > 0, factor > 0",
+             std::to_string(c.rope.theta) + ", " + std::to_string(c.rope.factor));
+    }
     if (c.rope.type != "default" && c.rope.type != "linear" && c.rope.type != "llama3") {
         fail("unsupported rotary scaling", file, ropeField + ".rope_type",
              "default, linear or llama3", c.rope.type);
     }
     return c;
+}
+
+Qwen2Config Qwen2Config::fromJson(const nlohmann::json& root, const std::string& file) {
+    try {
+        return parseQwen2Config(root, file);
+    } catch (const nlohmann::json::exception& e) {
+        // A field of another type than transformers writes (.value() / get<>()).
+        fail("the model config has a value of the wrong type", file, "text config",
+             "the types transformers writes", std::string(e.what()).substr(0, 120));
+    }
 }
 
 }  // namespace once

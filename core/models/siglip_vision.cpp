@@ -39,10 +39,23 @@ SiglipVision SiglipVision::load(const HfCheckpoint& ck, const std::string& prefi
              "vision_config.num_attention_heads", "a divisor of " + std::to_string(c.hiddenSize),
              std::to_string(c.numHeads));
     }
-    if (c.patchSize <= 0 || c.imageSize % c.patchSize != 0) {
-        fail("vision image size is not a multiple of the patch size", v.file_,
-             "vision_config.patch_size", "a divisor of " + std::to_string(c.imageSize),
-             std::to_string(c.patchSize));
+    if (c.patchSize <= 0 || c.imageSize < c.patchSize) {
+        // Not a multiple is fine (384 / 14, see grid()); no whole patch is not.
+        fail("vision image size is smaller than one patch", v.file_, "vision_config.image_size",
+             ">= patch_size (" + std::to_string(c.patchSize) + ") and patch_size > 0",
+             std::to_string(c.imageSize));
+    }
+    if (c.intermediateSize <= 0) {
+        fail("vision MLP size must be positive", v.file_, "vision_config.intermediate_size", "> 0",
+             std::to_string(c.intermediateSize));
+    }
+    if (c.numLayers < 0) {
+        fail("vision layer count must not be negative", v.file_, "vision_config.num_hidden_layers",
+             ">= 0", std::to_string(c.numLayers));
+    }
+    if (!(c.layerNormEps > 0) || !std::isfinite(c.layerNormEps)) {
+        fail("vision layer-norm epsilon must be a positive number", v.file_,
+             "vision_config.layer_norm_eps", "> 0", std::to_string(c.layerNormEps));
     }
     if (hiddenStates.empty()) {
         fail("no vision feature layer selected", v.file_, "vision_feature_layer", "an index",
@@ -138,9 +151,11 @@ at::Tensor SiglipVision::forward(const at::Tensor& pixels, at::Tensor* attention
              "[T, 3, " + std::to_string(s) + ", " + std::to_string(s) + "]",
              shapeString(pixels.sizes()));
     }
-    const std::int64_t t = pixels.size(0);
-    at::Tensor x = pixels.to(patchW_.options())
-                       .view({t, 3, g, p, g, p})
+    const std::int64_t t = pixels.size(0), used = g * p;
+    at::Tensor x = pixels.slice(2, 0, used)
+                       .slice(3, 0, used)
+                       .to(patchW_.options())
+                       .reshape({t, 3, g, p, g, p})
                        .permute({0, 2, 4, 1, 3, 5})
                        .reshape({t, g * g, 3 * p * p});
     x = at::linear(x, patchW_, patchB_) + posEmb_;

@@ -22,7 +22,10 @@ struct SiglipVisionConfig {
     double layerNormEps = 1e-6;
     std::string hiddenAct = "gelu_pytorch_tanh";
 
-    std::int64_t grid() const { return imageSize / patchSize; }  ///< patches per side
+    /// Patches per side. Hugging Face embeds with a stride-`patch` convolution without padding,
+    /// so a 384-pixel image with 14-pixel patches (every published LLaVA-OneVision checkpoint)
+    /// gives floor(384 / 14) = 27 patches from its top-left 378 × 378 pixels.
+    std::int64_t grid() const { return patchSize > 0 ? imageSize / patchSize : 0; }
 };
 
 /// Hugging Face activation names used by SigLIP and the LLaVA projector. Throws OnceError naming
@@ -44,7 +47,8 @@ class SiglipVision {
     const SiglipVisionConfig& config() const noexcept { return config_; }
 
     /// pixels [T, 3, S, S] (any float dtype; converted) → the selected hidden states concatenated
-    /// along the feature axis, [T, grid², D × #selected].
+    /// along the feature axis, [T, grid², D × #selected]. Pixels past grid × patch (the right and
+    /// bottom S mod patch columns and rows) are not seen, as in the reference convolution.
     /// With `attentionReceived`, also the attention each patch receives in the layer that
     /// produces the deepest selected hidden state: softmax weights averaged over heads and
     /// queries, [T, grid²] F32 (each row sums to 1). SigLIP has no CLS token, so this is the

@@ -38,6 +38,9 @@ class VisualEncoder {
     virtual std::int64_t dim() const = 0;           ///< D
     /// frames: uint8 RGB [T, H, W, 3] (any H, W: the encoder does its own preprocessing).
     virtual EncodedVideo encode(const at::Tensor& frames, Progress* progress = nullptr) = 0;
+    /// What the user should know about how the model folder was read: settings it lacked and
+    /// the defaults used instead (printed by `once encode`, shown by the studio).
+    virtual std::vector<std::string> notices() const { return {}; }
 };
 
 using VisualEncoderFactory = std::function<std::unique_ptr<VisualEncoder>(const EncoderOptions&)>;

@@ -84,6 +84,8 @@ struct Session::State {
     std::map<std::string, std::unique_ptr<TokenCompressor>> prepared;
     std::vector<StageReport> loadStages;
     std::vector<std::int64_t> stopTokens;
+    PromptStyle prompt;
+    std::vector<std::string> notices;  ///< how the folder was read, for the user
 };
 
 Session::Session(SessionOptions options) {
@@ -102,7 +104,13 @@ Session::Session(SessionOptions options) {
                                           {},
                                           {},
                                           {},
+                                          {},
+                                          {},
                                           {}});
+    s_->prompt = choosePromptStyle(options.modelDir, options.promptFormat);
+    if (!s_->prompt.notice.empty()) {
+        s_->notices.push_back(s_->prompt.notice);
+    }
     if (!options.codebook.empty()) {
         s_->codebook = Codebook::load(options.codebook);
     }
@@ -114,6 +122,14 @@ Session::Session(SessionOptions options) {
     for (auto id : s_->model.config().eosTokenIds) {
         s_->stopTokens.push_back(id);
     }
+}
+
+const std::vector<std::string>& Session::notices() const {
+    return s_->notices;
+}
+
+std::string Session::promptSource() const {
+    return s_->prompt.source;
 }
 
 Session::~Session() = default;
@@ -132,6 +148,11 @@ void Session::loadVideo(const std::string& path, Progress* progress) {
     eo.dtype = s_->options.dtype;
     eo.poolStride = s_->options.poolStride;
     auto encoder = makeVisualEncoder("llava-onevision", eo);
+    for (const std::string& n : encoder->notices()) {
+        if (std::find(s_->notices.begin(), s_->notices.end(), n) == s_->notices.end()) {
+            s_->notices.push_back(n);
+        }
+    }
     EncodedVideo v;
     stages.push_back(timed("encode", device, [&] { v = encoder->encode(frames.rgb, progress); }));
     s_->features = v.features;
@@ -221,9 +242,10 @@ at::Tensor Session::visualTokens(std::optional<std::int64_t> budget, const std::
 }
 
 AskReport Session::ask(const std::string& question, const AskOptions& o, Progress* progress) {
-    ChatPrompt prompt = buildLlavaOvPrompt(s_->tokenizer, question,
-                                           o.system.empty() ? kLlavaSystemPrompt : o.system);
+    ChatPrompt prompt = buildVideoPrompt(s_->tokenizer, s_->prompt, question, o.system);
     AskReport r;
+    r.promptIds = prompt.ids;
+    r.placeholderIndex = prompt.placeholderIndex;
     for (auto st : s_->loadStages) {
         r.stages.push_back(st);
     }

@@ -29,6 +29,8 @@ struct SessionOptions {
     std::map<std::string, std::string> params{};
     std::string sampling = "uniform:32";
     int poolStride = 1;
+    /// "auto", "llava-next" or "chat-template" (pipeline/chat_prompt.h choosePromptStyle).
+    std::string promptFormat = "auto";
 };
 
 struct StageReport {
@@ -49,7 +51,7 @@ struct AskOptions {
     std::int64_t maxNewTokens = 16;
     double temperature = 0;
     double topP = 1;
-    std::string system;                              ///< empty: LLaVA's default
+    std::string system;  ///< empty: the prompt format's default (chat_prompt.h)
     std::function<void(const std::string&)> onText;  ///< streamed UTF-8 pieces
 };
 
@@ -60,6 +62,10 @@ struct AskReport {
     std::int64_t contentTokens = 0, layoutTokens = 0;  ///< visual tokens entering the LLM
     std::int64_t sourceTokens = 0;                     ///< N before compression
     std::int64_t promptTokens = 0;                     ///< full LLM input length
+    /// The tokenized prompt with its one visual placeholder at `placeholderIndex` (the LLM sees
+    /// the visual rows there instead).
+    std::vector<std::int64_t> promptIds;
+    std::int64_t placeholderIndex = 0;
     double prefillFlops = 0;
     bool dense = true;
     std::int64_t budget = 0;
@@ -89,6 +95,11 @@ class Session {
                             std::uint64_t seed = 42);
     /// Load stages of the current video (decode/encode or load features), as first measured.
     const std::vector<StageReport>& loadStages() const;
+    /// What the user should know about how the model folder was read (settings it lacked and
+    /// the defaults used instead), in the order found; shown by the CLI and the studio.
+    const std::vector<std::string>& notices() const;
+    /// The prompt format in use and the chat-template file it follows.
+    std::string promptSource() const;
 
   private:
     struct State;

@@ -1,7 +1,9 @@
 // LLaVA-OneVision visual encoder (SigLIP + mlp2x_gelu projector + pooling) against Hugging Face
 // transformers on tiny random models built by tests/reference/llava_ov_vision_reference.py:
-// a 4×4 grid (vision_feature_layer -2) and the real 27×27 grid (layer -1, 16 heads, also saved
-// as an original LLaVA-NeXT checkpoint).
+// a 4×4 grid (vision_feature_layer -2) and the published geometry (384-pixel images, 14-pixel
+// patches: a 27×27 grid from the top-left 378×378 pixels; layer -1, 16 heads), the latter saved in
+// every layout users download: transformers 5 (processor_config.json, single and sharded), F16,
+// BF16, the older llava-hf hub folders, transformers 4.5x names, and lmms-lab's LLaVA-NeXT folders.
 #include <ATen/ATen.h>
 
 #include <QtTest>
@@ -24,9 +26,9 @@ namespace {
 
 // Ours (torch's antialiased bicubic on uint8, as transformers' torchvision backend) against the
 // Pillow backend of SiglipImageProcessor, in uint8 steps of the resized image: measured max
-// 1.92 and mean 0.0073-0.0077 on the two reference sizes (a few pixels round to a neighbouring
-// byte or two), see docs/models.md.
-constexpr double kProcessorMaxSteps = 3;
+// 1.92 (69×107 → 56) and 3.85 (397×763 → 384, the published size) with means of 0.0073-0.0077
+// (a few pixels round to a neighbouring byte or a few), see docs/models.md.
+constexpr double kProcessorMaxSteps = 5;
 constexpr double kProcessorMeanSteps = 0.02;
 
 struct Reference {
@@ -35,6 +37,8 @@ struct Reference {
     at::Tensor attention1, attention2;  ///< attention received, unpooled and stride-2 pooled
     at::Tensor pixelsProcessor;         ///< SiglipImageProcessor (Pillow backend) of transformers
     std::string source;
+    std::map<std::string, at::Tensor>
+        extra;  ///< features_s{1,2}_{f16,bf16,next}, pixel_values_next
 };
 
 Reference makeReference(const QStringList& args) {
@@ -56,6 +60,12 @@ Reference makeReference(const QStringList& args) {
     r.attention1 = loadTensor(f, "attention_s1").clone();
     r.attention2 = loadTensor(f, "attention_s2").clone();
     r.source = f.meta("preprocess_source");
+    for (const TensorEntry& e : f.tensors()) {
+        if (e.name.find("_f16") != std::string::npos || e.name.find("_bf16") != std::string::npos ||
+            e.name.find("_next") != std::string::npos) {
+            r.extra[e.name] = loadTensor(f, e.name).clone();
+        }
+    }
     return r;
 }
 
@@ -134,8 +144,9 @@ class TestLlavaOvEncoder : public QObject {
   private slots:
     void initTestCase() {
         small_ = makeReference({"--grid", "4", "--patch", "14", "--layer", "-2"});
-        full_ = makeReference({"--grid", "27", "--patch", "2", "--layer", "-1", "--heads", "16",
-                               "--frames", "2", "--llava-next"});
+        full_ =
+            makeReference({"--grid", "27", "--patch", "14", "--image-size", "384", "--layer", "-1",
+                           "--heads", "16", "--frames", "2", "--llava-next", "--layouts"});
         multi_ = makeReference({"--grid", "3", "--patch", "14", "--layer=0,-1", "--frames", "2"});
         qInfo("reference preprocessing: %s", small_.source.c_str());
     }
@@ -167,11 +178,96 @@ class TestLlavaOvEncoder : public QObject {
         checkParity(small_.dir + "/model_orig", small_, 1, "mm_projector keys");
     }
 
-    void llavaNextConfig() {
-        LlavaOvEncoder enc(options(full_.dir + "/model_llava_next", 2));
-        QCOMPARE(enc.config().configLayout, std::string("llava-next"));
-        QCOMPARE(enc.config().vision.numHeads, std::int64_t(16));
-        checkParity(full_.dir + "/model_llava_next", full_, 2, "LLaVA-NeXT config");
+    void publishedGeometry() {
+        // 384 is not a multiple of 14: the tower sees floor(384 / 14) = 27 patches a side.
+        LlavaOvEncoder enc(options(full_.dir + "/model", 1));
+        QCOMPARE(enc.config().vision.imageSize, std::int64_t(384));
+        QCOMPARE(enc.config().vision.patchSize, std::int64_t(14));
+        QCOMPARE(enc.config().vision.grid(), std::int64_t(27));
+        QCOMPARE(full_.pixels.size(2), std::int64_t(384));
+        // The right and bottom 6 pixels are not seen, as in transformers' convolution.
+        at::Tensor shifted = full_.pixels.clone();
+        shifted.slice(2, 378).fill_(3.0);
+        shifted.slice(3, 378).fill_(-3.0);
+        QCOMPARE(test::maxAbsDiff(enc.encodePixels(shifted).features,
+                                  enc.encodePixels(full_.pixels).features),
+                 0.0);
+    }
+
+    void everyCheckpointLayout_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("weights");  // which reference features: "", f16, bf16, next
+        QTest::addColumn<QString>("source");   // the processor file that must be followed
+        QTest::newRow("transformers 5 F32") << "model_hf5"
+                                            << ""
+                                            << "processor_config.json (video_processor)";
+        QTest::newRow("transformers 5 F16") << "model_f16"
+                                            << "f16"
+                                            << "processor_config.json (video_processor)";
+        QTest::newRow("transformers 5 BF16") << "model_bf16"
+                                             << "bf16"
+                                             << "processor_config.json (video_processor)";
+        QTest::newRow("transformers 5 BF16 sharded") << "model_sharded_bf16"
+                                                     << "bf16"
+                                                     << "processor_config.json (video_processor)";
+        QTest::newRow("llava-hf hub F16") << "model_hub"
+                                          << "f16"
+                                          << "video_preprocessor_config.json";
+        QTest::newRow("transformers 4.5x names") << "model_v4"
+                                                 << ""
+                                                 << "preprocessor_config.json";
+        QTest::newRow("lmms-lab LLaVA-NeXT BF16") << "model_llava_next"
+                                                  << "next"
+                                                  << "";
+    }
+
+    void everyCheckpointLayout() {
+        QFETCH(QString, folder);
+        QFETCH(QString, weights);
+        QFETCH(QString, source);
+        const std::string dir = full_.dir + "/" + folder.toStdString();
+        const std::string tag = weights.isEmpty() ? "" : "_" + weights.toStdString();
+        auto want = [&](int stride) {
+            const std::string key = "features_s" + std::to_string(stride) + tag;
+            if (tag.empty()) {
+                return stride == 1 ? full_.s1 : full_.s2;
+            }
+            return full_.extra.at(key);
+        };
+        for (int stride : {1, 2}) {
+            LlavaOvEncoder enc(options(dir, stride));
+            QCOMPARE(enc.config().vision.grid(), std::int64_t(27));
+            // Settings for videos come from the video processor where there is one; the hub
+            // folder's image processor says OpenAI CLIP, its video processor the real values.
+            if (source.isEmpty()) {
+                QVERIFY(enc.preprocessConfig().source.empty());
+                QVERIFY(!enc.notices().empty());
+                QVERIFY2(enc.notices()[0].find("mean = std = 0.5") != std::string::npos,
+                         enc.notices()[0].c_str());
+            } else {
+                QVERIFY2(QString::fromStdString(enc.preprocessConfig().source).endsWith(source),
+                         enc.preprocessConfig().source.c_str());
+                QVERIFY(enc.notices().empty());
+                QCOMPARE(enc.preprocessConfig().mean[1], 0.48);
+                QCOMPARE(enc.preprocessConfig().std[2], 0.26);
+            }
+            const EncodedVideo v = enc.encode(full_.frames);
+            const double e = test::maxAbsDiff(v.features, want(stride));
+            qInfo("%s stride %d: max |C++ - HF| = %.3g", qPrintable(folder), stride, e);
+            QVERIFY2(e <= 1e-4, qPrintable(folder));
+            // image_newline, found under each layout's name, stored rounded to F16 / BF16.
+            QCOMPARE(v.layoutTokens.sizes().vec(), (std::vector<std::int64_t>{1, 48}));
+            QVERIFY(test::maxAbsDiff(v.layoutTokens, full_.newline) <=
+                    (tag.empty() ? 0.0 : 0.01 * full_.newline.abs().max().item<double>()));
+        }
+        if (folder == "model_llava_next") {
+            LlavaOvEncoder enc(options(dir, 2));
+            QCOMPARE(enc.config().configLayout, std::string("llava-next"));
+            QCOMPARE(enc.config().vision.imageSize, std::int64_t(384));  // from mm_vision_tower
+            QCOMPARE(enc.config().vision.numHeads, std::int64_t(16));
+            QVERIFY(test::maxAbsDiff(enc.encodePixels(full_.extra.at("pixel_values_next")).features,
+                                     full_.extra.at("features_s2_next")) <= 1e-4);
+        }
     }
 
     void preprocessingMatchesHuggingFace() {

@@ -1,0 +1,77 @@
+// fuzz-sources: core/models/qwen2_config.cpp core/models/processor_config.cpp core/util/error.cpp
+// core/util/atomic_file.cpp libFuzzer target for a model folder's settings: config.json's
+// language-model part (Qwen2Config::fromJson) and the processor files (processor_config.json with
+// nested processors, video_preprocessor_config.json, preprocessor_config.json). The first byte
+// picks the file; the rest is its content. Any input must parse or throw OnceError; a parsed config
+// must hold only the values its reader promises.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "models/processor_config.h"
+#include "models/qwen2_config.h"
+#include "util/error.h"
+
+namespace {
+
+const std::string& folder() {
+    static const std::string dir = [] {
+        std::string t = (std::filesystem::temp_directory_path() / "once-fuzz-XXXXXX").string();
+        if (!mkdtemp(t.data())) {
+            std::abort();
+        }
+        return t;
+    }();
+    return dir;
+}
+
+void check(bool ok) {
+    if (!ok) {
+        std::abort();  // a reader let through a value it promises to refuse
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size < 1) {
+        return 0;
+    }
+    const int which = data[0] % 4;
+    const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+    try {
+        if (which == 0) {
+            nlohmann::json j;
+            try {
+                j = nlohmann::json::parse(text);
+            } catch (const nlohmann::json::exception&) {
+                return 0;  // config.json's JSON errors are the folder reader's (HfCheckpoint)
+            }
+            const once::Qwen2Config c = once::Qwen2Config::fromJson(j, "config.json");
+            check(c.hiddenSize > 0 && c.numHeads > 0 && c.numKvHeads > 0 && c.headDim > 0 &&
+                  c.numHeads % c.numKvHeads == 0 && c.rmsNormEps > 0 && c.rope.theta > 0);
+            return 0;
+        }
+        static const char* names[] = {"", "processor_config.json", "video_preprocessor_config.json",
+                                      "preprocessor_config.json"};
+        for (int k = 1; k < 4; ++k) {
+            std::filesystem::remove(folder() + "/" + names[k]);
+        }
+        std::ofstream(folder() + "/" + names[which], std::ios::binary) << text;
+        const once::SiglipPreprocessConfig c =
+            once::SiglipPreprocessConfig::fromFolder(folder(), 384);
+        check(c.height > 0 && c.width > 0 && c.height <= once::kMaxProcessorSide &&
+              c.width <= once::kMaxProcessorSide && c.rescaleFactor > 0 &&
+              std::isfinite(c.rescaleFactor));
+        for (int k = 0; k < 3; ++k) {
+            check(std::isfinite(c.mean[k]) && std::isfinite(c.std[k]) && c.std[k] != 0);
+        }
+    } catch (const once::OnceError&) {
+    }
+    return 0;
+}

@@ -1,0 +1,160 @@
+// The whole path from a real video file to the answer, against transformers as its users run it
+// (tests/reference/llava_ov_video_path.py): a tiny random LLaVA-OneVision with the published
+// geometry (SigLIP 384 px / patch 14 → 27×27, 16 heads; Qwen2 14/2 heads) saved by transformers 5
+// with its processor; transformers' chat template, LlavaOnevisionProcessor and video processor on
+// PyAV's frames, and greedy `generate`. `once ask VIDEO` must give the same number of visual
+// tokens, the same prompt ids and the same greedy ids, dense and with a codebook (ONCE by the
+// NumPy reference on transformers' own video features).
+#include <ATen/ATen.h>
+
+#include <QtTest>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "codebook/codebook.h"
+#include "support/test_support.h"
+
+using namespace once;
+
+namespace {
+
+const char* kClip = "/usr/lib/python3/dist-packages/imageio/resources/images/realshort.mp4";
+const char* kQuestion = "What is in the video?";
+constexpr int kFrames = 4;
+
+/// Our prompt ids with the one placeholder expanded to `visual` copies of it, as transformers'
+/// processor writes the video tokens.
+std::vector<std::int64_t> expanded(const nlohmann::json& j, std::int64_t visual) {
+    std::vector<std::int64_t> ids = j["prompt_ids"].get<std::vector<std::int64_t>>();
+    const auto at = j["placeholder_index"].get<std::int64_t>();
+    const std::int64_t placeholder = ids[std::size_t(at)];
+    ids.insert(ids.begin() + at, std::size_t(visual - 1), placeholder);
+    return ids;
+}
+
+}  // namespace
+
+class TestVideoPath : public QObject {
+    Q_OBJECT
+    std::string dir_, codebook_;
+    nlohmann::json ref_;
+
+    nlohmann::json ask(const QStringList& extra) {
+        auto r = test::runCli(
+            QStringList{"ask", kClip, "--model", QString::fromStdString(dir_ + "/model"),
+                        "--sampling", QString("uniform:%1").arg(kFrames), "--pool-stride", "2",
+                        "--question", kQuestion, "--max-new-tokens", "12", "--json"} +
+            extra);
+        if (r.exitCode != 0) {
+            qWarning().noquote() << r.err;
+        }
+        [&] { QCOMPARE(r.exitCode, 0); }();
+        return nlohmann::json::parse(r.out.toStdString());
+    }
+
+  private slots:
+    void initTestCase() {
+        if (!QFileInfo::exists(kClip)) {
+            QFAIL("the real clip of python3-imageio is missing: run scripts/setup.sh");
+        }
+        dir_ = test::tempDir();
+        codebook_ = dir_ + "/codebook.safetensors";
+        at::manual_seed(5);
+        Codebook::fromTensor(at::randn({40, 112}), "llava-onevision", "projected patch grid")
+            .save(codebook_);
+        auto r = test::runPython("llava_ov_video_path.py",
+                                 {QString::fromStdString(dir_), kClip, "--frames",
+                                  QString::number(kFrames), "--question", kQuestion, "--codebook",
+                                  QString::fromStdString(codebook_), "--budget", "12"});
+        if (r.exitCode != 0) {
+            qWarning().noquote() << r.err;
+        }
+        QCOMPARE(r.exitCode, 0);
+        std::ifstream in(dir_ + "/ref.json");
+        ref_ = nlohmann::json::parse(in);
+    }
+
+    void denseMatchesTransformers() {
+        const nlohmann::json j = ask({"--dense"});
+        const auto visual = ref_["visual_tokens"].get<std::int64_t>();
+        QCOMPARE(visual, std::int64_t(kFrames * 14 * 14 + 1));  // 27 → 14 per side, + newline
+        QCOMPARE(j["visual_tokens"]["total"].get<std::int64_t>(), visual);
+        // The folder's chat template is the llava-hf one: followed, as transformers does.
+        QVERIFY2(
+            j["prompt_format"].get<std::string>().find("chat_template.jinja") != std::string::npos,
+            j["prompt_format"].dump().c_str());
+        QVERIFY2(j["notices"].empty(), j["notices"].dump().c_str());
+        QCOMPARE(expanded(j, visual), ref_["input_ids"].get<std::vector<std::int64_t>>());
+        auto want = ref_["generated"].get<std::vector<std::int64_t>>();
+        auto got = j["token_ids"].get<std::vector<std::int64_t>>();
+        qInfo("dense greedy ids: transformers %s, once %s", nlohmann::json(want).dump().c_str(),
+              nlohmann::json(got).dump().c_str());
+        // Both stop at the first <|im_end|> / <|endoftext|> (kept) or after 12 tokens.
+        QCOMPARE(got, want);
+    }
+
+    void compressedMatchesTransformers() {
+        const nlohmann::json j =
+            ask({"--codebook", QString::fromStdString(codebook_), "--budget", "12"});
+        const auto visual = ref_["compressed_visual_tokens"].get<std::int64_t>();
+        QVERIFY(visual >= 2 && visual <= 12 + 1);
+        QCOMPARE(j["visual_tokens"]["total"].get<std::int64_t>(), visual);
+        QCOMPARE(j["visual_tokens"]["source"].get<std::int64_t>(), std::int64_t(kFrames * 196));
+        // Outside the visual rows the prompt is the processor's.
+        auto ids = ref_["input_ids"].get<std::vector<std::int64_t>>();
+        const auto dense = ref_["visual_tokens"].get<std::int64_t>();
+        auto first = std::find(ids.begin(), ids.end(), ref_["video_token_id"].get<std::int64_t>());
+        ids.erase(first + visual, first + dense);
+        QCOMPARE(expanded(j, visual), ids);
+        auto want = ref_["compressed_generated"].get<std::vector<std::int64_t>>();
+        auto got = j["token_ids"].get<std::vector<std::int64_t>>();
+        qInfo("ONCE B=12 greedy ids: transformers %s, once %s", nlohmann::json(want).dump().c_str(),
+              nlohmann::json(got).dump().c_str());
+        QCOMPARE(got, want);
+    }
+
+    void encodeCommandReadsThePublishedGeometry() {
+        // `once encode` with the older --sample spelling (kept as an alias of --sampling).
+        const QString out = QString::fromStdString(dir_ + "/features.safetensors");
+        auto r = test::runCli({"encode", kClip, "--backbone", "llava-onevision", "--model",
+                               QString::fromStdString(dir_ + "/model"), "--sample",
+                               QString("uniform:%1").arg(kFrames), "-o", out, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["patches"].get<std::int64_t>(), std::int64_t(27 * 27));  // stride 1: 729
+        QVERIFY(j["notices"].empty());
+        QVERIFY(!r.err.contains("note:"));
+
+        // Without any processor file the values used are said, not silently assumed.
+        const std::string bare = dir_ + "/bare";
+        std::filesystem::create_directories(bare);
+        for (const char* f : {"config.json", "model.safetensors", "tokenizer.json"}) {
+            std::filesystem::copy_file(dir_ + "/model/" + f, bare + "/" + f);
+        }
+        r = test::runCli({"encode", kClip, "--backbone", "llava-onevision", "--model",
+                          QString::fromStdString(bare), "--sampling", "uniform:2", "-o", out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains("note: no processor settings in") && r.err.contains("mean = std = 0.5"),
+            qPrintable(r.err));
+        r = test::runCli({"encode", "--help"});
+        QVERIFY(r.out.contains("--pool-stride") && r.out.contains("transformers") &&
+                r.out.contains("(also --sample)"));
+    }
+
+    void llavaNextPromptOnRequest() {
+        // The paper's lmms-eval prompt stays one option away, with its system turn.
+        const nlohmann::json j = ask({"--dense", "--prompt-format", "llava-next"});
+        QVERIFY(j["prompt_format"].get<std::string>().find("LLaVA-NeXT") != std::string::npos);
+        QCOMPARE(j["prompt_tokens"].get<std::int64_t>(),
+                 std::int64_t(j["prompt_ids"].size()) - 1 +
+                     j["visual_tokens"]["total"].get<std::int64_t>());
+        QVERIFY(j["prompt_ids"].size() >
+                ref_["input_ids"].size() - ref_["visual_tokens"].get<std::size_t>() + 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVideoPath)
+#include "test_video_path.moc"
