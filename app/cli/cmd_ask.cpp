@@ -36,6 +36,7 @@ void declare(ArgParser& p) {
     declareSampling(p, "uniform:32");
     declarePoolStride(p);
     declarePromptFormat(p);
+    declareVideoLimits(p);
 }
 
 int run(const ArgParser& a) {
@@ -62,6 +63,7 @@ int run(const ArgParser& a) {
     so.dtype = a.get("dtype");
     so.codebook = a.getOr("codebook", "");
     so.sampling = a.get("sampling");
+    so.videoLimits = videoLimitsFrom(a);
     so.poolStride = int(a.getInt("pool-stride"));
     so.method = a.get("method");
     for (const auto& kv : a.getAll("param")) {

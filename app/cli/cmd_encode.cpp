@@ -35,6 +35,7 @@ void declare(ArgParser& p) {
         .flag("json", "print a one-object JSON summary on stdout (no progress bar)");
     declareSampling(p, "uniform:32");
     declarePoolStride(p);
+    declareVideoLimits(p);
 }
 
 int runBatch(const ArgParser& a, const EncodeOptions& o) {
@@ -66,6 +67,7 @@ int run(const ArgParser& a) {
     o.encoder.dtype = a.get("dtype");
     o.encoder.poolStride = int(a.getInt("pool-stride"));
     o.sampling = SamplingRule::parse(a.get("sampling"));
+    o.videoLimits = videoLimitsFrom(a);
     o.storeDtype = a.get("store-dtype");
     if (a.has("out-dir")) {
         if (a.has("output")) {

@@ -3,16 +3,18 @@
 // once eval report: accuracy (overall, per task, bootstrap CIs) and efficiency tables of one or
 // more results files, as text or CSV.
 #include <cmath>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/video_options.h"
 #include "eval/benchmark.h"
 #include "eval/report.h"
 #include "eval/results_file.h"
 #include "eval/runner.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace once::cli {
@@ -42,14 +44,19 @@ void declareRun(ArgParser& p) {
         .option("codebook", "FILE", "codebook for methods that need one (once)")
         .option("limit", "N", "first N questions only")
         .option("seed", "S", "compressor seed", "42")
-        .option("sampling", "RULE", "frame sampling rule", "uniform:32")
-        .option("pool-stride", "S", "1: all 27x27 patches (the paper); 2: 14x14", "1")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
         .option("dtype", "TYPE", "float32, float16, bfloat16", "float32")
         .option("output", "FILE", "results JSONL (appended; finished lines are skipped)", {}, "-o")
+        .flag("overwrite",
+              "replace the output file instead of resuming it (it stays until the first new "
+              "record is written)")
         .option("bootstrap", "N", "bootstrap resamples for the CIs of the summary", "1000")
         .option("bootstrap-seed", "S", "bootstrap seed", "20260811")
         .flag("json", "print a JSON summary instead of the table");
+    declareSampling(p, "uniform:32");
+    declarePoolStride(p);
+    declarePromptFormat(p);
+    declareVideoLimits(p);
 }
 
 std::int64_t toInt(const std::string& s, const std::string& what) {
@@ -108,10 +115,13 @@ int runEval(const ArgParser& a) {
     o.session.codebook = a.getOr("codebook", "");
     o.session.sampling = a.get("sampling");
     o.session.poolStride = int(a.getInt("pool-stride"));
+    o.session.promptFormat = a.get("prompt-format");
+    o.session.videoLimits = videoLimitsFrom(a);
     o.dense = !a.flagSet("no-dense");
     o.limit = a.has("limit") ? a.getInt("limit") : -1;
     o.seed = std::uint64_t(a.getInt("seed"));
     o.output = a.get("output");
+    o.overwrite = a.flagSet("overwrite");
     for (const auto& m : splitList(a.get("methods"))) {
         o.methods.push_back({m, {}});
     }
@@ -168,9 +178,10 @@ void declareReport(ArgParser& p) {
 int runReport(const ArgParser& a) {
     std::vector<EvalRecord> all;
     for (const auto& path : a.getAll("RESULTS")) {
-        if (!std::ifstream(path)) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(path, ec)) {
             fail("results file not found", path, "RESULTS", "a file written by `once eval`",
-                 "missing");
+                 std::filesystem::exists(path, ec) ? "not a regular file" : "missing");
         }
         auto r = readResults(path);
         all.insert(all.end(), r.begin(), r.end());
@@ -182,11 +193,8 @@ int runReport(const ArgParser& a) {
         for (const auto& [suffix, text] :
              {std::pair{std::string("_accuracy.csv"), accuracyCsv(s)},
               std::pair{std::string("_efficiency.csv"), efficiencyCsv(s)}}) {
-            std::ofstream out(prefix + suffix);
-            out << text;
-            if (!out) {
-                fail("cannot write CSV", prefix + suffix, "csv", "a writable path", "write error");
-            }
+            // Whole or not at all: a failed write leaves an older CSV as it was.
+            writeFileAtomically(prefix + suffix, text);
         }
     }
     if (a.flagSet("json")) {

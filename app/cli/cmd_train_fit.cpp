@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -61,13 +62,43 @@ void declare(ArgParser& p) {
                 "random-exemplar codebooks compared in the stored diagnostics (0: none)",
                 std::to_string(CodebookMetadataOptions{}.randomCodebooks))
         .option("state", "FILE",
-                "resume state, written after every epoch (default: OUTPUT.fit-state); a rerun "
-                "with the same options continues from it; removed when the codebook is saved",
+                "resume state, written after every epoch (default: OUTPUT.fit-state); after "
+                "Ctrl-C a rerun with the same options continues from it; removed when the "
+                "codebook is saved, and when a run that created it fails",
                 std::string(""))
         .flag("json", "print a JSON summary (no progress bar)");
 }
 
+// Refuses an output the fit could not write before hours of fitting, not after.
+void checkOutputs(const std::string& output, const std::string& state) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (const auto& [path, field] : {std::pair{output, "output"}, std::pair{state, "state"}}) {
+        if (fs::is_directory(fs::status(path, ec))) {
+            fail("the output path is a folder", path, field, "a file path", "a folder");
+        }
+        const fs::path parent = fs::absolute(fs::path(path), ec).parent_path();
+        if (!fs::is_directory(fs::status(parent, ec))) {
+            fail("the output's folder does not exist", path, field, "an existing folder",
+                 parent.string());
+        }
+    }
+    if (fs::weakly_canonical(fs::absolute(output), ec) ==
+        fs::weakly_canonical(fs::absolute(state), ec)) {
+        fail("the resume state and the codebook would be the same file", state, "state",
+             "a path other than --output", state);
+    }
+}
+
 int run(const ArgParser& a) {
+    // An int option beyond int's range must not wrap around into a valid-looking value.
+    auto intOption = [&](const std::string& name) {
+        const std::int64_t v = a.getInt(name);
+        if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+            fail("invalid Stage-B option", {}, name, "a 32-bit integer", std::to_string(v));
+        }
+        return int(v);
+    };
     FitConfig c;
     c.codewords = a.getInt("K");
     c.method = a.get("method");
@@ -75,10 +106,10 @@ int run(const ArgParser& a) {
     c.alpha = a.getDouble("alpha");
     c.init = a.get("init");
     c.candidates = a.getInt("candidates");
-    c.initIterations = int(a.getInt("init-iters"));
+    c.initIterations = intOption("init-iters");
     c.batch = a.getInt("batch");
     c.epsilon = a.getDouble("epsilon");
-    c.sinkhornIterations = int(a.getInt("sinkhorn-iters"));
+    c.sinkhornIterations = intOption("sinkhorn-iters");
     c.lr = a.getDouble("lr");
     c.weightDecay = a.getDouble("weight-decay");
     c.beta1 = a.getDouble("beta1");
@@ -90,9 +121,9 @@ int run(const ArgParser& a) {
     c.tauStart = a.getDouble("tau-start");
     c.tauMin = a.getDouble("tau-min");
     c.tauDecay = a.getDouble("tau-decay");
-    c.epochs = int(a.getInt("epochs"));
-    c.patience = int(a.getInt("patience"));
-    c.lloydIterations = int(a.getInt("lloyd-iters"));
+    c.epochs = intOption("epochs");
+    c.patience = intOption("patience");
+    c.lloydIterations = intOption("lloyd-iters");
     c.seed = std::uint64_t(a.getInt("seed"));
     c.validate();
     const std::string output = a.get("output");
@@ -101,21 +132,43 @@ int run(const ArgParser& a) {
     if (dtype != "F32" && dtype != "BF16") {  // before hours of fitting, not after
         fail("unsupported codebook dtype", output, "store-dtype", "F32 or BF16", dtype);
     }
-    SketchCache cache = SketchCache::load(a.get("cache"));
-    Progress progress = terminalProgress(a.flagSet("json"));
-    FitResult r = fitCodebook(cache, c, &progress, state);
-    // Diagnostics of the codebook as stored (BF16 rounding included), as `once diagnose` sees it.
-    Codebook stored = Codebook::fromTensor(r.codebook, cache.backbone, cache.featureSource, output);
-    FitResult asStored = r;
-    if (dtype == "BF16") {
-        asStored.codebook = r.codebook.to(at::kBFloat16).to(at::kFloat);
-    }
     CodebookMetadataOptions mo;
     mo.bootstrap = a.getInt("diagnostics-bootstrap");
-    mo.randomCodebooks = int(a.getInt("diagnostics-random"));
-    auto meta = trainedCodebookMetadata(cache, asStored, mo, &progress);
-    stored.save(output, dtype, meta);
-    std::filesystem::remove(state);
+    mo.randomCodebooks = intOption("diagnostics-random");
+    if (mo.bootstrap < 0 || mo.randomCodebooks < 0) {
+        fail("invalid diagnostics option", {},
+             mo.bootstrap < 0 ? "diagnostics-bootstrap" : "diagnostics-random", ">= 0",
+             std::to_string(mo.bootstrap < 0 ? mo.bootstrap : mo.randomCodebooks));
+    }
+    checkOutputs(output, state);
+    SketchCache cache = SketchCache::load(a.get("cache"));
+    Progress progress = terminalProgress(a.flagSet("json"));
+    // A state this run creates goes when the run fails after the fit (fitCodebook removes it on
+    // its own failures): no `.fit-state` beside a codebook that was never written. A state of an
+    // earlier stopped run, and any state on Ctrl-C, stays for resuming.
+    std::error_code ec;
+    const bool stateExisted = std::filesystem::exists(std::filesystem::symlink_status(state, ec));
+    FitResult r;
+    try {
+        r = fitCodebook(cache, c, &progress, state);
+        // Diagnostics of the codebook as stored (BF16 rounding included), as `once diagnose`
+        // sees it.
+        Codebook stored =
+            Codebook::fromTensor(r.codebook, cache.backbone, cache.featureSource, output);
+        FitResult asStored = r;
+        if (dtype == "BF16") {
+            asStored.codebook = r.codebook.to(at::kBFloat16).to(at::kFloat);
+        }
+        auto meta = trainedCodebookMetadata(cache, asStored, mo, &progress);
+        stored.save(output, dtype, meta);
+        r.metadata["diagnostics"] = meta.at("diagnostics");
+    } catch (const OnceError&) {
+        if (!stateExisted) {
+            std::filesystem::remove(state, ec);
+        }
+        throw;
+    }
+    std::filesystem::remove(state, ec);
     nlohmann::json j = {{"codebook", output},
                         {"K", r.codebook.size(0)},
                         {"D", r.codebook.size(1)},
@@ -124,7 +177,7 @@ int run(const ArgParser& a) {
                         {"selection", c.selection},
                         {"resumed", r.resumed},
                         {"training_data_sha256", r.dataSha256},
-                        {"diagnostics", nlohmann::json::parse(meta.at("diagnostics"))}};
+                        {"diagnostics", nlohmann::json::parse(r.metadata.at("diagnostics"))}};
     if (a.flagSet("json")) {
         std::cout << j.dump(2) << "\n";
     } else {

@@ -2,9 +2,11 @@
 #include <ATen/ATen.h>
 
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/video_options.h"
 #include "models/visual_encoder.h"
 #include "train/sketch_cache.h"
 #include "util/error.h"
@@ -14,15 +16,18 @@ namespace once::cli {
 namespace {
 
 void declare(ArgParser& p) {
+    declareSampling(p, "uniform:32");
+    declareVideoLimits(p);
     p.option("manifest", "FILE",
              "corpus JSONL: {\"video\": path, \"category\": name} a line; "
              "a .safetensors entry is an existing feature file")
-        .option("output", "DIR", "cache folder (a rerun resumes it)", std::nullopt, "-o")
+        .option("output", "DIR",
+                "cache folder: new, empty, or a cache of an earlier run with the same options, "
+                "which the run resumes (a stopped run keeps every finished video)",
+                std::nullopt, "-o")
         .option("backbone", "NAME", "encoder for video entries (demo, llava-onevision, ...)",
                 std::string("demo"))
         .option("model", "DIR", "Hugging Face model folder of the backbone", std::string(""))
-        .option("sample", "RULE", "frames of each video: uniform:N | fps:F[:MIN:MAX]",
-                std::string("uniform:32"))
         .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
         .option("bins", "L", "timeline bins (1: single-bin ablation)", std::string("4"))
         .option("R", "R", "source tokens per representative", std::string("256"))
@@ -33,33 +38,48 @@ void declare(ArgParser& p) {
         .option("seed", "S", "seed of the per-bin Lloyd seeds", std::string("42"))
         .option("shard-rows", "N", "representatives per shard", std::string("65536"))
         .flag("skip-errors", "record unreadable videos as failed and go on")
+        .flag("force",
+              "write a new cache into a non-empty folder that is not a cache (its files are left "
+              "untouched; without --force such a folder is refused)")
         .flag("json", "print a JSON summary (no progress bar)");
 }
 
 int run(const ArgParser& a) {
+    // Values that parse but mean nothing (bins 0, R nan, ...) are errors of core's validate()
+    // (exit 1, naming the option); an int option beyond int's range must not wrap around first.
+    auto intOption = [&](const std::string& name) {
+        const std::int64_t v = a.getInt(name);
+        if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+            fail("invalid Stage-A option", {}, name, "a 32-bit integer", std::to_string(v));
+        }
+        return int(v);
+    };
     SketchCacheOptions o;
-    o.sketch.bins = int(a.getInt("bins"));
+    o.sketch.bins = intOption("bins");
     o.sketch.tokensPerRep = a.getDouble("R");
     o.sketch.mMin = a.getInt("m-min");
     o.sketch.mMax = a.getInt("m-max");
-    o.sketch.iterations = int(a.getInt("iters"));
+    o.sketch.iterations = intOption("iters");
     o.sketch.seed = std::uint64_t(a.getInt("seed"));
     o.cap = a.getInt("cap");
     o.shardRows = a.getInt("shard-rows");
     o.skipErrors = a.flagSet("skip-errors");
+    o.force = a.flagSet("force");
+    o.validate();  // before a video is decoded
     const std::string backbone = a.get("backbone");
     EncoderOptions eo;
     eo.modelDir = a.get("model");
     eo.device = a.get("device");
-    SamplingRule rule = SamplingRule::parse(a.get("sample"));
+    SamplingRule rule = SamplingRule::parse(a.get("sampling"));
+    const VideoLimits limits = videoLimitsFrom(a);
     std::unique_ptr<VisualEncoder> encoder;
     VideoEncodeFn encode = [&](const std::string& path, Progress* progress) {
         if (!encoder) {
             encoder = makeVisualEncoder(backbone, eo);
         }
-        SampledFrames f = readFrames(path, rule, progress);
+        SampledFrames f = readFrames(path, rule, progress, limits);
         EncodedVideo ev = encoder->encode(f.rgb, progress);
-        return VideoTokens{ev.features.to(at::kFloat), at::tensor(f.times, at::kDouble),
+        return StageAVideo{ev.features.to(at::kFloat), at::tensor(f.times, at::kDouble),
                            encoder->backbone()};
     };
     auto corpus = readCorpusManifest(a.get("manifest"));

@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "util/error.h"
+#include "util/exception_text.h"
 
 namespace {
 
@@ -94,7 +95,8 @@ int main(int argc, char** argv) {
         std::cerr << "once " << cmd->name << ": error: " << e.what() << "\n";
         return 1;
     } catch (const std::exception& e) {
-        std::cerr << "once " << cmd->name << ": error: " << e.what() << "\n";
+        // A LibTorch error, an allocation sized from a file, a library's own text: one line.
+        std::cerr << "once " << cmd->name << ": error: " << once::userMessage(e) << "\n";
         return 1;
     }
 }

@@ -1,5 +1,6 @@
 #include "cli/video_options.h"
 
+#include <cmath>
 #include <iostream>
 
 namespace once::cli {
@@ -26,6 +27,32 @@ void declarePromptFormat(ArgParser& p) {
              "transformers applies it), else LLaVA-NeXT's conv_qwen with its system turn (the "
              "paper's lmms-eval runs)",
              std::string("auto"));
+}
+
+void declareVideoLimits(ArgParser& p) {
+    p.option("max-decoded-gib", "G",
+             "refuse a video whose sampled frames would take more than G GiB decoded (RGB); "
+             "raise it for long, high-resolution videos",
+             std::to_string(kMaxDecodedBytes >> 30))
+        .option("max-frame-megapixels", "M",
+                "refuse frames larger than M million pixels (a picture renamed .mp4)",
+                std::to_string(double(kMaxFramePixels) / 1e6));  // 8192 x 8192 = 67.108864
+}
+
+VideoLimits videoLimitsFrom(const ArgParser& a) {
+    const double gib = a.getDouble("max-decoded-gib");
+    const double mp = a.getDouble("max-frame-megapixels");
+    // Up to 1 TiB and 1 gigapixel: beyond that no machine this runs on holds the frames.
+    if (!(gib > 0) || gib > 1024) {
+        throw UsageError("--max-decoded-gib must be in (0, 1024]");
+    }
+    if (!(mp > 0) || mp > 1000) {
+        throw UsageError("--max-frame-megapixels must be in (0, 1000]");
+    }
+    VideoLimits l;
+    l.maxDecodedBytes = std::int64_t(gib * double(std::int64_t(1) << 30));
+    l.maxFramePixels = std::llround(mp * 1e6);
+    return l;
 }
 
 void printNotices(const std::vector<std::string>& notices) {

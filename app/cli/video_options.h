@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/arg_parser.h"
+#include "video/video_reader.h"
 
 namespace once::cli {
 
@@ -13,6 +14,10 @@ void declareSampling(ArgParser& p, const std::string& defaultRule);
 void declarePoolStride(ArgParser& p);
 /// --prompt-format auto|llava-next|chat-template (commands that answer questions).
 void declarePromptFormat(ArgParser& p);
+
+/// --max-decoded-gib G and --max-frame-megapixels M: the decoding limits of docs/security.md.
+void declareVideoLimits(ArgParser& p);
+VideoLimits videoLimitsFrom(const ArgParser& a);
 
 /// Prints each notice as "note: ..." on stderr (settings a model folder lacked and the defaults
 /// used instead), unless `quiet`.

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "codebook/codebook_file.h"
 #include "io/npy.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
@@ -24,43 +25,6 @@ std::string lowerExtension(const std::string& path) {
 
 std::string dtypeLabel(const at::Tensor& t) {
     return std::string(c10::toString(t.scalar_type()));
-}
-
-// Picks the codebook tensor among several: the requested key, else "codebook", else the only
-// 2-D floating tensor.
-template <typename Map>
-std::string chooseKey(const Map& candidates, const std::string& requested,
-                      const std::string& path) {
-    if (!requested.empty()) {
-        if (!candidates.count(requested)) {
-            std::string have;
-            for (const auto& [k, _] : candidates) {
-                have += (have.empty() ? "" : ", ") + k;
-            }
-            fail("codebook tensor not found", path, requested, "a tensor named " + requested,
-                 have.empty() ? "no tensors" : have);
-        }
-        return requested;
-    }
-    if (candidates.count("codebook")) {
-        return "codebook";
-    }
-    std::vector<std::string> twoD;
-    for (const auto& [k, rank] : candidates) {
-        if (rank == 2) {
-            twoD.push_back(k);
-        }
-    }
-    if (twoD.size() != 1) {
-        std::string names;
-        for (const auto& k : twoD) {
-            names += (names.empty() ? "" : ", ") + k;
-        }
-        fail("cannot tell which tensor is the codebook (use --key)", path, "key",
-             "one 2-D floating tensor or one named 'codebook'",
-             twoD.empty() ? "no 2-D floating tensor" : std::to_string(twoD.size()) + ": " + names);
-    }
-    return twoD.front();
 }
 
 std::string tensorSha(const at::Tensor& t) {
@@ -111,28 +75,12 @@ Codebook Codebook::load(const std::string& path, const CodebookLoadOptions& opti
     }
     if (ext == ".safetensors") {
         auto file = SafetensorsFile::open(path);
-        std::map<std::string, std::int64_t> ranks;
-        for (const auto& e : file.tensors()) {
-            ranks[e.name] = dtypeIsFloat(e.dtype) ? std::int64_t(e.shape.size()) : -1;
-        }
-        const std::string key = chooseKey(ranks, options.key, path);
-        const std::string format = file.meta("format");
-        if (!format.empty() && format != kFormat) {
-            fail("unknown codebook format", path, "__metadata__.format", kFormat, format);
-        }
-        at::Tensor t = loadTensor(file, key);
+        // Key, shape, type, metadata counts and finite values, before the tensor is made.
+        const TensorEntry& entry =
+            checkCodebookFile(file.header(), file.image(), options.key, path);
+        at::Tensor t = loadTensor(file, entry.name);
         Codebook cb = fromTensor(t, file.meta("backbone"), file.meta("feature_source"), path);
         cb.metadata_ = file.metadata();
-        const std::string dim = file.meta("dim");
-        if (!dim.empty() && dim != std::to_string(cb.dim_)) {
-            fail("codebook metadata disagrees with its tensor", path, "__metadata__.dim",
-                 std::to_string(cb.dim_), dim);
-        }
-        const std::string size = file.meta("size");
-        if (!size.empty() && size != std::to_string(cb.size_)) {
-            fail("codebook metadata disagrees with its tensor", path, "__metadata__.size",
-                 std::to_string(cb.size_), size);
-        }
         const std::string sha = file.meta("tensor_sha256");
         if (!sha.empty() && sha != cb.sha256_) {
             fail("codebook tensor does not match its recorded SHA-256 (corrupted?)", path,
@@ -149,7 +97,7 @@ Codebook Codebook::load(const std::string& path, const CodebookLoadOptions& opti
         for (const auto& [k, t] : dict) {
             ranks[k] = at::isFloatingType(t.scalar_type()) ? t.dim() : -1;
         }
-        return fromTensor(dict.at(chooseKey(ranks, options.key, path)), {}, {}, path);
+        return fromTensor(dict.at(chooseCodebookKey(ranks, options.key, path)), {}, {}, path);
     }
     fail("unknown codebook file type", path, "extension", ".safetensors, .npy, .pt or .pth",
          ext.empty() ? "none" : ext);

@@ -63,7 +63,7 @@ FeatureFile encodeVideo(const std::string& video, VisualEncoder& encoder,
                         const EncodeOptions& options, Progress* progress, EncodeReport* report) {
     const auto t0 = std::chrono::steady_clock::now();
     const at::ScalarType stored = storeType(options.storeDtype);
-    SampledFrames frames = readFrames(video, options.sampling, progress);
+    SampledFrames frames = readFrames(video, options.sampling, progress, options.videoLimits);
     const double decodeSeconds = secondsSince(t0);
     const auto t1 = std::chrono::steady_clock::now();
     EncodedVideo enc = encoder.encode(frames.rgb, progress);

@@ -17,6 +17,7 @@ struct EncodeOptions {
     EncoderOptions encoder;
     SamplingRule sampling;               ///< default uniform:32 (LLaVA-OneVision)
     std::string storeDtype = "float32";  ///< dtype of the stored features: float32 | bfloat16
+    VideoLimits videoLimits{};           ///< decoding limits (docs/security.md)
 };
 
 struct EncodeReport {

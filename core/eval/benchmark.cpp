@@ -7,6 +7,7 @@
 #include "eval/mvbench.h"
 #include "eval/videomme.h"
 #include "util/error.h"
+#include "util/safe_path.h"
 
 namespace once {
 
@@ -20,7 +21,8 @@ std::vector<std::string> benchmarkNames() {
 
 Benchmark loadBenchmark(const std::string& name, const std::string& annotations,
                         const std::string& videoDir) {
-    if (!std::filesystem::exists(annotations)) {
+    std::error_code ec;
+    if (!std::filesystem::exists(annotations, ec)) {
         fail("annotations not found", annotations, "annotations", "an existing file or folder",
              "nothing at that path");
     }
@@ -40,15 +42,19 @@ Benchmark loadBenchmark(const std::string& name, const std::string& annotations,
          name);
 }
 
-std::string resolveVideo(const std::string& dir, const std::vector<std::string>& candidates) {
-    namespace fs = std::filesystem;
+std::string resolveVideo(const std::string& dir, const std::vector<std::string>& candidates,
+                         const std::string& file, const std::string& field) {
+    std::vector<std::string> resolved;
     for (const auto& c : candidates) {
-        fs::path p = fs::path(dir) / c;
-        if (fs::exists(p)) {
-            return p.string();
+        resolved.push_back(resolveInside(dir, c, file, field));
+    }
+    for (const auto& p : resolved) {
+        std::error_code ec;
+        if (std::filesystem::exists(p, ec)) {
+            return p;
         }
     }
-    return (fs::path(dir) / candidates.front()).string();
+    return resolved.front();
 }
 
 }  // namespace once

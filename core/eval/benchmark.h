@@ -41,7 +41,10 @@ Benchmark loadBenchmark(const std::string& name, const std::string& annotations,
 std::vector<std::string> benchmarkNames();
 
 /// The first of `candidates` (relative to `dir`) that exists, else the first one; so a missing
-/// video is reported under the name the task's own loader would have used.
-std::string resolveVideo(const std::string& dir, const std::vector<std::string>& candidates);
+/// video is reported under the name the task's own loader would have used. Every candidate must
+/// stay inside `dir` (util/safe_path.h): an absolute name, a `..` escape or a symlink leading
+/// out is refused with an OnceError naming the annotation `file` and the entry `field`.
+std::string resolveVideo(const std::string& dir, const std::vector<std::string>& candidates,
+                         const std::string& file, const std::string& field);
 
 }  // namespace once

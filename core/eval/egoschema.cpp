@@ -46,15 +46,16 @@ std::string egoschemaParse(const std::string& pred, const std::vector<std::strin
 Benchmark readEgoschema(const std::string& annotations, const std::string& videoDir) {
     namespace fs = std::filesystem;
     fs::path questions = annotations, answers;
-    if (fs::is_directory(questions)) {
+    std::error_code ec;
+    if (fs::is_directory(questions, ec)) {
         questions /= "questions.json";
     }
     answers = questions.parent_path() / "subset_answers.json";
-    if (!fs::exists(questions)) {
+    if (!fs::exists(questions, ec)) {
         fail("EgoSchema questions not found", questions.string(), "questions.json", "present",
              "missing");
     }
-    if (!fs::exists(answers)) {
+    if (!fs::exists(answers, ec)) {
         fail("EgoSchema answers not found", answers.string(), "subset_answers.json",
              "beside questions.json", "missing");
     }
@@ -79,7 +80,8 @@ Benchmark readEgoschema(const std::string& annotations, const std::string& video
         }
         q.videoId = q.id;
         q.task = "egoschema";
-        q.videoPath = resolveVideo(videoDir, {q.id + ".mp4", q.id + ".MP4"});
+        q.videoPath =
+            resolveVideo(videoDir, {q.id + ".mp4", q.id + ".MP4"}, qfile, where + ".q_uid");
         q.question = jsonString(qs[i], "question", qfile, where);
         for (int k = 0; k < 5; ++k) {
             q.options.push_back(jsonString(qs[i], "option " + std::to_string(k), qfile, where));

@@ -1,8 +1,10 @@
 #include "eval/eval_record.h"
 
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/json_file.h"
 
 namespace once {
 
@@ -54,34 +56,79 @@ std::string EvalRecord::toJsonLine() const {
 
 EvalRecord EvalRecord::fromJsonLine(const std::string& text, const std::string& file, int line) {
     const std::string where = "line " + std::to_string(line);
-    try {
-        auto j = nlohmann::json::parse(text);
-        EvalRecord r;
-        r.benchmark = j.at("benchmark").get<std::string>();
-        r.questionId = j.at("question_id").get<std::string>();
-        r.videoId = j.value("video_id", "");
-        r.task = j.value("task", "");
-        r.method = j.at("method").get<std::string>();
-        r.params = j.value("params", std::map<std::string, std::string>{});
-        r.budget = j.at("budget").is_null() ? 0 : j.at("budget").get<std::int64_t>();
-        r.seed = j.value("seed", std::uint64_t(42));
-        r.prediction = j.value("prediction", "");
-        r.parsed = j.value("parsed", "");
-        r.answer = j.value("answer", "");
-        r.correct = j.at("correct").get<bool>();
-        const auto& vt = j.at("visual_tokens");
-        r.contentTokens = vt.at("content").get<std::int64_t>();
-        r.layoutTokens = vt.at("layout").get<std::int64_t>();
-        r.sourceTokens = vt.value("source", std::int64_t(0));
-        r.promptTokens = j.value("prompt_tokens", std::int64_t(0));
-        r.prefillFlops = j.value("prefill_flops", 0.0);
-        r.seconds = j.value("seconds", std::map<std::string, double>{});
-        r.reusedEncoding = j.value("reused_encoding", false);
-        r.config = j.value("config", "");
-        return r;
-    } catch (const nlohmann::json::exception& e) {
-        fail("malformed evaluation record", file, where, "a results line of `once eval`", e.what());
+    const nlohmann::json j = parseJsonText(text, file, where);
+    if (!j.is_object()) {
+        fail("malformed evaluation record", file, where, "a results line of `once eval`",
+             jsonTypeName(j));
     }
+    // Field names in errors: "line 3.budget".
+    const std::string& f = where;
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    auto str = [&](const char* key) {
+        return jsonToString(jsonRequire(j, key, file, f), file, f + "." + key);
+    };
+    auto optStr = [&](const char* key) { return jsonStringOr(j, key, "", file, f); };
+    auto count = [&](const nlohmann::json& obj, const std::string& parent, const char* key,
+                     bool required) -> std::int64_t {
+        const nlohmann::json* v =
+            required ? &jsonRequire(obj, key, file, parent) : jsonFind(obj, key, file, parent);
+        return v ? jsonToInt(*v, file, parent + "." + key, 0, kMax) : 0;
+    };
+    EvalRecord r;
+    r.benchmark = str("benchmark");
+    r.questionId = str("question_id");
+    r.videoId = optStr("video_id");
+    r.task = optStr("task");
+    r.method = str("method");
+    if (const nlohmann::json* params = jsonFind(j, "params", file, f)) {
+        if (!params->is_object()) {
+            fail("wrong JSON type", file, f + ".params", "an object of strings",
+                 jsonTypeName(*params));
+        }
+        for (const auto& [k, v] : params->items()) {
+            r.params[k] = jsonToString(v, file, f + ".params." + k);
+        }
+    }
+    const nlohmann::json& budget = jsonRequire(j, "budget", file, f);
+    r.budget = budget.is_null() ? 0 : jsonToInt(budget, file, f + ".budget", 0, kMax);
+    if (const nlohmann::json* seed = jsonFind(j, "seed", file, f)) {
+        if (seed->is_number_unsigned()) {
+            r.seed = seed->get<std::uint64_t>();
+        } else {
+            r.seed = std::uint64_t(jsonToInt(*seed, file, f + ".seed", 0, kMax));
+        }
+    }
+    r.prediction = optStr("prediction");
+    r.parsed = optStr("parsed");
+    r.answer = optStr("answer");
+    r.correct = jsonToBool(jsonRequire(j, "correct", file, f), file, f + ".correct");
+    const nlohmann::json& vt = jsonRequire(j, "visual_tokens", file, f);
+    r.contentTokens = count(vt, f + ".visual_tokens", "content", true);
+    r.layoutTokens = count(vt, f + ".visual_tokens", "layout", true);
+    r.sourceTokens = count(vt, f + ".visual_tokens", "source", false);
+    r.promptTokens = count(j, f, "prompt_tokens", false);
+    if (const nlohmann::json* flops = jsonFind(j, "prefill_flops", file, f)) {
+        r.prefillFlops = jsonToNumber(*flops, file, f + ".prefill_flops");
+        if (r.prefillFlops < 0) {
+            fail("negative FLOP count", file, f + ".prefill_flops", ">= 0", flops->dump());
+        }
+    }
+    if (const nlohmann::json* seconds = jsonFind(j, "seconds", file, f)) {
+        if (!seconds->is_object()) {
+            fail("wrong JSON type", file, f + ".seconds", "an object of numbers",
+                 jsonTypeName(*seconds));
+        }
+        for (const auto& [k, v] : seconds->items()) {
+            const double s = jsonToNumber(v, file, f + ".seconds." + k);
+            if (s < 0) {
+                fail("negative time", file, f + ".seconds." + k, ">= 0", v.dump());
+            }
+            r.seconds[k] = s;
+        }
+    }
+    r.reusedEncoding = jsonBoolOr(j, "reused_encoding", false, file, f);
+    r.config = optStr("config");
+    return r;
 }
 
 }  // namespace once

@@ -47,7 +47,8 @@ Benchmark readLongVideoBench(const std::string& annotations, const std::string& 
         q.id = r.contains("id") ? jsonString(r, "id", annotations, where) : std::to_string(i);
         const std::string video = jsonString(r, "video_path", annotations, where);
         q.videoId = r.contains("video_id") ? jsonString(r, "video_id", annotations, where) : video;
-        q.videoPath = resolveVideo(videoDir, {video, "videos/" + video});
+        q.videoPath =
+            resolveVideo(videoDir, {video, "videos/" + video}, annotations, where + ".video_path");
         q.task = jsonString(r, "question_category", annotations, where);
         q.question = jsonString(r, "question", annotations, where);
         q.options = jsonStrings(r, "candidates", annotations, where);

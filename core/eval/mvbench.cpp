@@ -103,11 +103,16 @@ std::string mvbenchProcess(const std::string& text) {
 Benchmark readMvbench(const std::string& annotations, const std::string& videoDir) {
     namespace fs = std::filesystem;
     std::vector<fs::path> files;
-    if (fs::is_directory(annotations)) {
-        for (const auto& e : fs::directory_iterator(annotations)) {
+    std::error_code ec;
+    if (fs::is_directory(annotations, ec)) {
+        for (const auto& e : fs::directory_iterator(annotations, ec)) {
             if (e.path().extension() == ".json") {
                 files.push_back(e.path());
             }
+        }
+        if (ec) {
+            fail("cannot list the MVBench task files (" + ec.message() + ")", annotations,
+                 "annotations", "a readable folder", ec.message());
         }
         std::sort(files.begin(), files.end());
         if (files.empty()) {
@@ -138,9 +143,17 @@ Benchmark readMvbench(const std::string& annotations, const std::string& videoDi
                 candidates.insert(candidates.begin(), it->second + "/" + video);
             }
             candidates.insert(candidates.end() - 1, task + "/" + video);
-            q.videoPath = resolveVideo(videoDir, candidates);
+            q.videoPath = resolveVideo(videoDir, candidates, file, where + ".video");
             q.question = jsonString(doc[i], "question", file, where);
             q.options = jsonStrings(doc[i], "candidates", file, where);
+            if (q.options.size() < 2 || q.options.size() > kMaxOptions) {
+                fail("MVBench question needs 2 to 26 candidates", file, where + ".candidates",
+                     "2..26", std::to_string(q.options.size()));
+            }
+            if (q.question.empty()) {
+                fail("MVBench question is empty", file, where + ".question", "non-empty text",
+                     "empty");
+            }
             const std::string answer = jsonString(doc[i], "answer", file, where);
             auto it = std::find(q.options.begin(), q.options.end(), answer);
             if (it == q.options.end()) {

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "compress/seeded_random.h"
+#include "util/error.h"
 
 namespace once {
 namespace {
@@ -82,6 +83,10 @@ std::string padRight(const std::string& s, std::size_t w) {
 
 EvalSummary summarizeResults(const std::vector<EvalRecord>& records, std::int64_t bootstrap,
                              std::uint64_t seed) {
+    if (bootstrap > kMaxBootstrapResamples) {
+        fail("too many bootstrap resamples", {}, "bootstrap",
+             "at most " + std::to_string(kMaxBootstrapResamples), std::to_string(bootstrap));
+    }
     EvalSummary s;
     std::map<std::string, int> methodOrder;
     std::set<std::string> seen;
@@ -143,7 +148,7 @@ EvalSummary summarizeResults(const std::vector<EvalRecord>& records, std::int64_
         double tok = 0, fl = 0, pre = 0, e2e = 0, dTok = 0, dFl = 0, dE2e = 0;
         std::int64_t matched = 0;
         for (const auto& [id, r] : qs) {
-            tok += double(r->contentTokens + r->layoutTokens);
+            tok += double(r->contentTokens) + double(r->layoutTokens);
             fl += r->prefillFlops;
             pre += r->seconds.count("prefill") ? r->seconds.at("prefill") : 0.0;
             e2e += r->seconds.count("e2e") ? r->seconds.at("e2e") : 0.0;
@@ -163,11 +168,11 @@ EvalSummary summarizeResults(const std::vector<EvalRecord>& records, std::int64_
                     continue;
                 }
                 ++matched;
-                mTok += double(r->contentTokens + r->layoutTokens);
+                mTok += double(r->contentTokens) + double(r->layoutTokens);
                 mFl += r->prefillFlops;
                 mE2e += r->seconds.count("e2e") ? r->seconds.at("e2e") : 0.0;
                 const EvalRecord* d = it->second;
-                dTok += double(d->contentTokens + d->layoutTokens);
+                dTok += double(d->contentTokens) + double(d->layoutTokens);
                 dFl += d->prefillFlops;
                 dE2e += d->seconds.count("e2e") ? d->seconds.at("e2e") : 0.0;
             }

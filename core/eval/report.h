@@ -38,8 +38,12 @@ struct EvalSummary {
     std::vector<std::string> benchmarks;  ///< in order of appearance
 };
 
-/// Bootstrap with `bootstrap` resamples (0: no interval); each cell draws from its own
-/// SplitMix64(seed) stream over its questions sorted by id.
+/// Most bootstrap resamples (each holds one accuracy per cell in memory while sorting).
+constexpr std::int64_t kMaxBootstrapResamples = 1'000'000;
+
+/// Bootstrap with `bootstrap` resamples (0: no interval; above kMaxBootstrapResamples an
+/// OnceError); each cell draws from its own SplitMix64(seed) stream over its questions sorted
+/// by id.
 EvalSummary summarizeResults(const std::vector<EvalRecord>& records, std::int64_t bootstrap = 1000,
                              std::uint64_t seed = 20260811);
 

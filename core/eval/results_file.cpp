@@ -7,55 +7,116 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "util/error.h"
+#include "util/json_file.h"
+
+namespace fs = std::filesystem;
 
 namespace once {
+namespace {
 
-std::vector<EvalRecord> readResults(const std::string& path) {
-    std::vector<EvalRecord> out;
+struct Scan {
+    bool exists = false;
+    std::vector<EvalRecord> records;
+    std::uint64_t completeBytes = 0;  ///< bytes up to and including the last newline
+    std::string tail;                 ///< after the last newline (at most kMaxResultsLineBytes)
+};
+
+// Reads `path` line by line without holding more than one line, with the file and line limits.
+Scan scan(const std::string& path) {
+    Scan s;
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+        return s;
+    }
+    if (fs::is_directory(status)) {
+        fail("the results file is a folder", path, "output", "a JSON Lines file", "a folder");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        return out;
+        fail("cannot read the results file", path, "output", "a readable file", "no read access");
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    std::size_t start = 0;
-    int line = 0;
-    for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
-        ++line;
-        std::string l = text.substr(start, nl - start);
-        if (l.find_first_not_of(" \t\r") == std::string::npos) {
-            continue;
+    s.exists = true;
+    std::string line;
+    std::uint64_t total = 0;
+    int lineNo = 0;
+    char buf[1 << 16];
+    while (in) {
+        in.read(buf, sizeof buf);
+        const std::size_t got = std::size_t(in.gcount());
+        total += got;
+        if (total > kMaxResultsFileBytes) {
+            fail("results file too large", path, "output",
+                 "at most " + std::to_string(kMaxResultsFileBytes) + " bytes", "more");
         }
-        out.push_back(EvalRecord::fromJsonLine(l, path, line));
+        std::size_t from = 0;
+        for (std::size_t i = 0; i < got; ++i) {
+            if (buf[i] != '\n') {
+                continue;
+            }
+            line.append(buf + from, i - from);
+            from = i + 1;
+            ++lineNo;
+            if (line.size() > kMaxResultsLineBytes) {
+                fail("results line too long", path, "line " + std::to_string(lineNo),
+                     "at most " + std::to_string(kMaxResultsLineBytes) + " bytes",
+                     std::to_string(line.size()) + " bytes");
+            }
+            if (line.find_first_not_of(" \t\r") != std::string::npos) {
+                s.records.push_back(EvalRecord::fromJsonLine(line, path, lineNo));
+            }
+            line.clear();
+        }
+        line.append(buf + from, got - from);
+        if (line.size() > kMaxResultsLineBytes) {
+            fail("results line too long", path, "line " + std::to_string(lineNo + 1),
+                 "at most " + std::to_string(kMaxResultsLineBytes) + " bytes", "more");
+        }
     }
-    return out;  // text after the last newline: a line cut by a kill, ignored
+    if (in.bad()) {
+        fail("read error", path, "output", "a readable file", "an I/O error");
+    }
+    s.completeBytes = total - line.size();
+    s.tail = std::move(line);
+    return s;
 }
 
-ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
-    namespace fs = std::filesystem;
-    if (fs::exists(path)) {
-        // Cut an unterminated tail (a kill in the middle of a write) before appending.
-        std::ifstream in(path, std::ios::binary);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        const std::string text = ss.str();
-        const auto keep = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-        if (keep != text.size()) {
-            fs::resize_file(path, keep);
-        }
-    } else if (fs::path(path).has_parent_path()) {
-        fs::create_directories(fs::path(path).parent_path());
+// The file holds only whole records plus, possibly, the start of one cut by a kill.
+void requireResultsFile(const Scan& s, const std::string& path) {
+    if (s.tail.empty()) {
+        return;
     }
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd_ < 0) {
-        fail("cannot open the results file", path, "output", "a writable path",
-             std::strerror(errno));
+    if (s.completeBytes == 0) {
+        fail(
+            "the output exists and is not a results file of `once eval`; use another path or "
+            "--overwrite",
+            path, "output", "a JSON Lines results file", "text without a complete line");
+    }
+    if (s.tail[0] != '{') {
+        fail(
+            "the output ends in something that is not a results record; use another path or "
+            "--overwrite",
+            path, "output", "complete records and at most a cut record",
+            printableExcerpt(s.tail, 60));
     }
 }
+
+}  // namespace
+
+std::vector<EvalRecord> readResults(const std::string& path) {
+    return scan(path).records;  // text after the last newline: a line cut by a kill, ignored
+}
+
+ResultsFileCheck checkResultsFile(const std::string& path) {
+    Scan s = scan(path);
+    requireResultsFile(s, path);
+    return {s.exists, std::move(s.records)};
+}
+
+ResultsWriter::ResultsWriter(const std::string& path, bool replace)
+    : path_(path), replace_(replace) {}
 
 ResultsWriter::~ResultsWriter() {
     if (fd_ >= 0) {
@@ -63,11 +124,10 @@ ResultsWriter::~ResultsWriter() {
     }
 }
 
-void ResultsWriter::append(const EvalRecord& r) {
-    const std::string line = r.toJsonLine() + "\n";
+void ResultsWriter::writeAll(const std::string& data) {
     std::size_t done = 0;
-    while (done < line.size()) {
-        ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+    while (done < data.size()) {
+        ssize_t n = ::write(fd_, data.data() + done, data.size() - done);
         if (n < 0 && errno == EINTR) {
             continue;
         }
@@ -78,6 +138,63 @@ void ResultsWriter::append(const EvalRecord& r) {
         done += std::size_t(n);
     }
     ::fsync(fd_);
+}
+
+void ResultsWriter::append(const EvalRecord& r) {
+    const std::string line = r.toJsonLine() + "\n";
+    if (fd_ >= 0) {
+        writeAll(line);
+        return;
+    }
+    std::error_code ec;
+    const bool exists = fs::exists(path_, ec);
+    if (exists && !replace_) {
+        // Cut an unterminated tail (a kill in the middle of a write) before appending, and only
+        // from a file that still is a results file.
+        Scan s = scan(path_);
+        requireResultsFile(s, path_);
+        if (!s.tail.empty()) {
+            fs::resize_file(path_, s.completeBytes, ec);
+            if (ec) {
+                fail("cannot cut the unterminated last line", path_, "output", "a writable file",
+                     ec.message());
+            }
+        }
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (fd_ < 0) {
+            fail("cannot open the results file", path_, "output", "a writable path",
+                 std::strerror(errno));
+        }
+        writeAll(line);
+        return;
+    }
+    // New (or replaced) file: the first whole record appears under the final name at once.
+    if (fs::path(path_).has_parent_path()) {
+        fs::create_directories(fs::path(path_).parent_path(), ec);
+    }
+    const std::string tmp = path_ + ".tmp-" + std::to_string(::getpid());
+    fd_ = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) {
+        fail("cannot create the results file", path_, "output", "a writable path",
+             std::strerror(errno));
+    }
+    try {
+        writeAll(line);
+    } catch (...) {
+        ::close(fd_);
+        fd_ = -1;
+        ::unlink(tmp.c_str());
+        throw;
+    }
+    if (::rename(tmp.c_str(), path_.c_str()) != 0) {
+        const int err = errno;
+        ::close(fd_);
+        fd_ = -1;
+        ::unlink(tmp.c_str());
+        fail("cannot rename the results file into place", path_, "output", "a writable folder",
+             std::strerror(err));
+    }
+    // fd_ now writes the file at path_, positioned after the first record.
 }
 
 }  // namespace once

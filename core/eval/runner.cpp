@@ -81,12 +81,22 @@ EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& o, Progress*
     }
     const std::string config = evalConfig(o.session);
     std::set<std::string> done;
-    for (const auto& r : readResults(o.output)) {
-        if (r.config != config) {
-            fail("the results file was written under another configuration; use another output",
-                 o.output, "config", config, r.config);
+    if (o.overwrite) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(o.output, ec)) {
+            fail("the results file is a folder", o.output, "output", "a JSON Lines file",
+                 "a folder");
         }
-        done.insert(r.key());
+    } else {
+        for (const auto& r : checkResultsFile(o.output).records) {
+            if (r.config != config) {
+                fail(
+                    "the results file was written under another configuration; use another "
+                    "output or --overwrite",
+                    o.output, "config", config, r.config);
+            }
+            done.insert(r.key());
+        }
     }
     // Work grouped by video in first-appearance order, so each video is encoded once.
     std::vector<std::string> videoOrder;
@@ -109,7 +119,8 @@ EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& o, Progress*
         return sum;
     }
     for (const auto& v : videoOrder) {
-        if (!std::filesystem::exists(v)) {
+        std::error_code ec;
+        if (!std::filesystem::exists(v, ec)) {
             fail("video of the benchmark not found", v, "videos", "the file under --videos",
                  "missing (question " + todo[v].front().first->id + ")");
         }
@@ -118,7 +129,7 @@ EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& o, Progress*
     for (const auto& [v, list] : todo) {
         total += std::int64_t(list.size());
     }
-    ResultsWriter writer(o.output);
+    ResultsWriter writer(o.output, o.overwrite);  // opens nothing before the first record
     Session session(o.session);
     if (progress) {
         progress->begin("evaluating " + b.name, double(total));

@@ -30,6 +30,10 @@ struct EvalOptions {
     std::int64_t limit = -1;  ///< first N questions in annotation order (-1: all)
     std::uint64_t seed = 42;  ///< compressor seed (the paper's runs use 42)
     std::string output;       ///< results JSONL (appended, resumed)
+    /// Replace `output` (whatever it holds) instead of resuming it; the old file stays until the
+    /// first new record is complete. Without it, an output that is not a results file of the
+    /// same configuration is refused and left as it is.
+    bool overwrite = false;
     std::function<void(const EvalRecord&)> onRecord;  ///< after each appended record
 };
 
@@ -43,8 +47,9 @@ struct EvalRunSummary {
 
 /// Throws OnceError for a missing video (naming it), an unknown method or bad parameters
 /// (checked before any work), an output file written under another configuration (model
-/// folder, sampling, pool stride, dtype, device: its records would not be comparable), and
-/// Cancelled when `progress` is cancelled (whole records only).
+/// folder, sampling, pool stride, dtype, device: its records would not be comparable) or that
+/// is not a results file at all (unless options.overwrite), and Cancelled when `progress` is
+/// cancelled (whole records only). The output is not touched until the first record is ready.
 EvalRunSummary runEvaluation(const Benchmark& benchmark, const EvalOptions& options,
                              Progress* progress = nullptr);
 

@@ -1,11 +1,34 @@
 #include "eval/videomme.h"
 
-#include <regex>
-
 #include "eval/annotation_json.h"
 #include "util/error.h"
 
 namespace once {
+namespace {
+
+bool isRegexSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+// "A. text" -> "text": the regex ^\s*([A-Z])\.\s?([\s\S]*)$ written out, because libstdc++'s
+// std::regex recurses once per character of [\s\S]* and a long option in a hostile file
+// would overflow the stack.
+std::string stripOptionLetter(const std::string& option) {
+    std::size_t i = 0;
+    while (i < option.size() && isRegexSpace(option[i])) {
+        ++i;
+    }
+    if (i + 1 >= option.size() || option[i] < 'A' || option[i] > 'Z' || option[i + 1] != '.') {
+        return option;
+    }
+    i += 2;
+    if (i < option.size() && isRegexSpace(option[i])) {
+        ++i;
+    }
+    return option.substr(i);
+}
+
+}  // namespace
 
 std::string videommeParse(const std::string& output) {
     const auto b = output.find_first_not_of(" \t\n\r\f\v");
@@ -37,7 +60,6 @@ Benchmark readVideomme(const std::string& annotations, const std::string& videoD
     Benchmark b;
     b.name = "videomme";
     b.maxNewTokens = 16;  // videomme.yaml generation_kwargs
-    static const std::regex lettered(R"(^\s*([A-Z])\.\s?([\s\S]*)$)");
     for (std::size_t i = 0; i < doc.size(); ++i) {
         const std::string where = "[" + std::to_string(i) + "]";
         const auto& r = doc[i];
@@ -48,14 +70,17 @@ Benchmark readVideomme(const std::string& annotations, const std::string& videoD
         q.task = jsonString(r, "task_type", annotations, where);
         jsonString(r, "duration", annotations, where);  // required by the format; not used
         q.videoPath =
-            resolveVideo(videoDir, {q.videoId + ".mp4", q.videoId + ".MP4", q.videoId + ".mkv"});
+            resolveVideo(videoDir, {q.videoId + ".mp4", q.videoId + ".MP4", q.videoId + ".mkv"},
+                         annotations, where + ".videoID");
         q.question = jsonString(r, "question", annotations, where);
         const auto options = jsonStrings(r, "options", annotations, where);
+        if (options.empty() || options.size() > kMaxOptions) {
+            fail("Video-MME question needs 1 to 26 options", annotations, where + ".options",
+                 "1..26", std::to_string(options.size()));
+        }
         std::string listed;
         for (std::size_t k = 0; k < options.size(); ++k) {
-            std::smatch m;
-            q.options.push_back(std::regex_match(options[k], m, lettered) ? m[2].str()
-                                                                          : options[k]);
+            q.options.push_back(stripOptionLetter(options[k]));
             if (k > 0) {
                 listed += "\n";
             }

@@ -4,6 +4,7 @@
 
 #include <ATen/ATen.h>
 
+#include "features/feature_check.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "util/error.h"
@@ -21,25 +22,6 @@ bool isKnownKey(const std::string& key) {
         }
     }
     return false;
-}
-
-/// "27x27" -> 729; -1 when the text is not HxW with positive numbers.
-std::int64_t gridCells(const std::string& grid) {
-    auto x = grid.find('x');
-    if (x == std::string::npos || x == 0 || x + 1 >= grid.size()) {
-        return -1;
-    }
-    try {
-        std::size_t u1 = 0, u2 = 0;
-        long long h = std::stoll(grid.substr(0, x), &u1);
-        long long w = std::stoll(grid.substr(x + 1), &u2);
-        if (u1 != x || u2 != grid.size() - x - 1 || h <= 0 || w <= 0) {
-            return -1;
-        }
-        return h * w;
-    } catch (const std::exception&) {
-        return -1;
-    }
 }
 
 void validateLayout(const at::Tensor& layout, const at::Tensor& features, const std::string& path) {
@@ -88,8 +70,11 @@ void validate(const at::Tensor& features, const at::Tensor& times, const std::st
         fail("frame_times must be floating point (seconds)", path, "frame_times", "F64",
              std::string(c10::toString(times.scalar_type())));
     }
+    if (times.numel() > 0 && !at::isfinite(times).all().item<bool>()) {
+        fail("frame_times hold NaN or Inf", path, "frame_times", "finite seconds", "NaN or Inf");
+    }
     if (!grid.empty()) {
-        std::int64_t cells = gridCells(grid);
+        std::int64_t cells = featureGridCells(grid);
         if (cells < 0) {
             fail("grid must read HxW", path, "grid", "HxW, e.g. 27x27", grid);
         }
@@ -105,16 +90,8 @@ void validate(const at::Tensor& features, const at::Tensor& times, const std::st
 
 FeatureFile FeatureFile::load(const std::string& path) {
     SafetensorsFile file = SafetensorsFile::open(path);
-    const std::string format = file.meta("format");
-    if (!format.empty() && format != kFormat) {
-        fail("not a feature file", path, "__metadata__.format", kFormat, format);
-    }
-    if (!file.contains("features")) {
-        fail("the file has no features tensor", path, "features", "a tensor [T, P, D]", "absent");
-    }
-    if (!file.contains("frame_times")) {
-        fail("the file has no frame_times tensor", path, "frame_times", "a tensor [T]", "absent");
-    }
+    // Shapes, types, grid and finiteness from the header and bytes, before any tensor is made.
+    checkFeatureFile(file.header(), file.image(), path);
     FeatureFile f;
     f.features = loadTensor(file, "features");
     at::Tensor times = loadTensor(file, "frame_times");

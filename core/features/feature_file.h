@@ -32,8 +32,8 @@ struct FeatureFile {
     std::string featureSource;
     std::map<std::string, std::string> extra;
 
-    /// Loads and validates (features 3-D floating, frame_times [T]). Throws OnceError naming
-    /// the file and field. The features tensor maps the file (no copy).
+    /// Loads and validates (checkFeatureFile in feature_check.h: shapes, types, grid, no NaN or
+    /// Inf). Throws OnceError naming the file and field. The features tensor maps the file.
     static FeatureFile load(const std::string& path);
     /// Writes atomically.
     void save(const std::string& path) const;

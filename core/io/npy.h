@@ -6,7 +6,8 @@
 
 namespace once {
 
-/// Reads a little-endian, C-order .npy array of float16/32/64 or int32/64/uint8 into a tensor.
+/// Reads a little-endian, C-order .npy array (float16/32/64, int8/16/32/64, uint8, bool; see
+/// io/npy_header.h for the checks) into a tensor.
 /// Throws OnceError naming the file and the header field on anything else.
 at::Tensor readNpy(const std::string& path);
 

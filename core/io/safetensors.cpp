@@ -22,6 +22,52 @@ std::string shapeText(const std::vector<std::int64_t>& shape) {
     return s + "]";
 }
 
+// A JSON value for an error message: at most 80 characters (a hostile header may hold a
+// megabyte-long array where a shape belongs).
+std::string brief(const json& v) {
+    std::string s = v.dump(-1, ' ', true, json::error_handler_t::replace);
+    return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+// The message of a JSON parse error without nlohmann's "[json.exception.parse_error.101] "
+// prefix, printable and bounded (it quotes the bytes it last read).
+std::string parseErrorText(const json::exception& ex) {
+    std::string what = ex.what();
+    if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) {
+        what = what.substr(what.find("] ") + 2);
+    }
+    std::string out;
+    for (char c : what.substr(0, 160)) {
+        out += (c >= 32 && c < 127) ? c : '?';
+    }
+    return out + (what.size() > 160 ? "..." : "");
+}
+
+// Deepest bracket nesting of a JSON text (strings skipped). A header nests three levels
+// ({name: {shape: [..]}}); refusing deep nesting before parsing keeps every later walk of the
+// value (dump, destruction) shallow.
+std::size_t jsonDepth(const char* text, std::size_t n) {
+    std::size_t depth = 0, deepest = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\') {
+                ++i;
+            } else if (c == '"') {
+                inString = false;
+            }
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
 std::uint64_t readU64le(const std::uint8_t* p) {
     std::uint64_t v = 0;
     for (int i = 7; i >= 0; --i) {
@@ -41,7 +87,7 @@ std::uint64_t toU64(const json& v, const std::string& source, const std::string&
             return std::uint64_t(x);
         }
     }
-    fail("invalid header value", source, field, "a non-negative integer", v.dump());
+    fail("invalid header value", source, field, "a non-negative integer", brief(v));
 }
 
 TensorEntry parseEntry(const std::string& name, const json& e, const std::string& source) {
@@ -57,7 +103,7 @@ TensorEntry parseEntry(const std::string& name, const json& e, const std::string
     }
     const json& dt = e["dtype"];
     if (!dt.is_string()) {
-        fail("dtype is not a string", source, name + ".dtype", "a dtype name", dt.dump());
+        fail("dtype is not a string", source, name + ".dtype", "a dtype name", brief(dt));
     }
     auto parsed = dtypeFromName(dt.get<std::string>());
     if (!parsed) {
@@ -68,7 +114,11 @@ TensorEntry parseEntry(const std::string& name, const json& e, const std::string
 
     const json& shape = e["shape"];
     if (!shape.is_array()) {
-        fail("shape is not an array", source, name + ".shape", "array", shape.dump());
+        fail("shape is not an array", source, name + ".shape", "array", brief(shape));
+    }
+    if (shape.size() > kMaxSafetensorsRank) {
+        fail("too many dimensions", source, name + ".shape",
+             "at most " + std::to_string(kMaxSafetensorsRank), std::to_string(shape.size()));
     }
     // Element count with overflow checks: each factor and the product stay below 2^62.
     const std::uint64_t cap = std::uint64_t(1) << 62;
@@ -76,7 +126,7 @@ TensorEntry parseEntry(const std::string& name, const json& e, const std::string
     for (const json& d : shape) {
         std::uint64_t dim = toU64(d, source, name + ".shape");
         if (dim > cap || (dim != 0 && count > cap / dim)) {
-            fail("shape overflows", source, name + ".shape", "a product below 2^62", shape.dump());
+            fail("shape overflows", source, name + ".shape", "a product below 2^62", brief(shape));
         }
         t.shape.push_back(std::int64_t(dim));
         count *= dim;
@@ -84,13 +134,13 @@ TensorEntry parseEntry(const std::string& name, const json& e, const std::string
     const json& off = e["data_offsets"];
     if (!off.is_array() || off.size() != 2) {
         fail("data_offsets is not a pair", source, name + ".data_offsets", "[begin, end]",
-             off.dump());
+             brief(off));
     }
     t.begin = toU64(off[0], source, name + ".data_offsets");
     t.end = toU64(off[1], source, name + ".data_offsets");
     if (t.end < t.begin) {
         fail("data_offsets end before begin", source, name + ".data_offsets", "begin <= end",
-             off.dump());
+             brief(off));
     }
     const std::uint64_t elem = dtypeSize(t.dtype);
     if (count > std::numeric_limits<std::uint64_t>::max() / elem ||
@@ -128,11 +178,16 @@ SafetensorsHeader parseSafetensors(std::span<const std::uint8_t> bytes, const st
              "at most " + std::to_string(bytes.size() - 8), std::to_string(n));
     }
     const char* text = reinterpret_cast<const char*>(bytes.data() + 8);
+    if (const std::size_t depth = jsonDepth(text, std::size_t(n)); depth > kMaxSafetensorsDepth) {
+        fail("header nests too deeply", source, "header",
+             "at most " + std::to_string(kMaxSafetensorsDepth) + " levels of [ and {",
+             std::to_string(depth));
+    }
     json header;
     try {
         header = json::parse(text, text + n);
     } catch (const json::exception& ex) {
-        fail(std::string("header is not valid JSON: ") + ex.what(), source, "header");
+        fail("header is not valid JSON: " + parseErrorText(ex), source, "header");
     }
     if (!header.is_object()) {
         fail("header is not a JSON object", source, "header", "object", header.type_name());
@@ -211,6 +266,10 @@ const TensorEntry& SafetensorsFile::entry(const std::string& name) const {
     }
     fail("tensor not found", path_, name, "a tensor named '" + name + "'",
          have.empty() ? "no tensors" : "tensors: " + have);
+}
+
+std::span<const std::uint8_t> SafetensorsFile::image() const {
+    return {file_->data(), file_->size()};
 }
 
 std::span<const std::uint8_t> SafetensorsFile::bytes(const TensorEntry& e) const {

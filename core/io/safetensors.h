@@ -29,9 +29,14 @@ struct TensorEntry {
 
 /// Largest JSON header accepted (the Hugging Face reader's limit).
 constexpr std::uint64_t kMaxSafetensorsHeader = 100ull * 1024 * 1024;
+/// Deepest nesting of [ and { in the header (a valid one nests 3 levels).
+constexpr std::size_t kMaxSafetensorsDepth = 16;
+/// Most dimensions of one tensor.
+constexpr std::size_t kMaxSafetensorsRank = 64;
 
 /// Parses and validates a whole safetensors image held in memory. `source` names the file in
-/// error messages. Checks: header length inside the buffer and under the cap, JSON object,
+/// error messages. Checks: header length inside the buffer and under the cap, nesting under
+/// kMaxSafetensorsDepth, JSON object, at most kMaxSafetensorsRank dimensions,
 /// known dtypes, non-negative shapes without overflow, shape × element size = byte span,
 /// spans inside the data area, sorted without overlap or gaps, no trailing bytes.
 /// Throws OnceError on the first problem.
@@ -48,6 +53,9 @@ class SafetensorsFile {
     static SafetensorsFile open(const std::string& path);
 
     const std::string& path() const noexcept { return path_; }
+    const SafetensorsHeader& header() const noexcept { return header_; }
+    /// The whole file (header and data), as parsed.
+    std::span<const std::uint8_t> image() const;
     const std::vector<TensorEntry>& tensors() const noexcept { return header_.tensors; }
     const std::map<std::string, std::string>& metadata() const noexcept { return header_.metadata; }
     bool contains(const std::string& name) const;

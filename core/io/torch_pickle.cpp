@@ -1,16 +1,39 @@
 #include "io/torch_pickle.h"
 
 #include <ATen/ATen.h>
-#include <torch/csrc/jit/serialization/pickle.h>
+#include <caffe2/serialize/in_memory_adapter.h>
+#include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/serialization/import_read.h>
+#include <torch/csrc/jit/serialization/storage_context.h>
 
-#include "util/atomic_file.h"
+#include <limits>
+
+#include "io/mapped_file.h"
+#include "io/pickle_scan.h"
 #include "util/error.h"
 
 namespace once {
 namespace {
 
+// One printable line of a LibTorch exception: no backtrace, no control characters, bounded.
+std::string oneLine(const std::exception& e) {
+    const auto* c10e = dynamic_cast<const c10::Error*>(&e);
+    std::string what = c10e ? c10e->what_without_backtrace() : e.what();
+    what = what.substr(0, what.find('\n'));
+    std::string out;
+    for (char c : what.substr(0, 200)) {
+        out += (c >= 32 && c < 127) ? c : '?';
+    }
+    return out + (what.size() > 200 ? "..." : "");
+}
+
+[[noreturn]] void unreadable(const std::exception& e, const std::string& source) {
+    fail("not a readable PyTorch file: " + oneLine(e), source);
+}
+
 void flatten(const c10::IValue& v, const std::string& prefix,
              std::map<std::string, at::Tensor>& out) {
+    // Recursion is bounded: the scan refused nesting deeper than kMaxPickleDepth.
     if (v.isTensor()) {
         out[prefix.empty() ? "tensor" : prefix] = v.toTensor();
     } else if (v.isGenericDict()) {
@@ -22,24 +45,153 @@ void flatten(const c10::IValue& v, const std::string& prefix,
     }
 }
 
+// The loaded tensor must lie inside its storage: LibTorch's unpickler sets sizes, strides and
+// offset as the file says without checking them.
+void checkInsideStorage(const at::Tensor& t, const std::string& name, const std::string& source) {
+    if (t.layout() != at::kStrided || !t.device().is_cpu() || !t.has_storage()) {
+        fail("a tensor of the PyTorch file is not a dense CPU tensor", source, name,
+             "a dense CPU tensor", "another kind");
+    }
+    const std::uint64_t item = std::uint64_t(t.element_size());
+    const std::uint64_t storageElements = std::uint64_t(t.storage().nbytes()) / item;
+    const std::uint64_t cap = std::uint64_t(1) << 62;
+    if (t.storage_offset() < 0 || std::uint64_t(t.storage_offset()) > cap) {
+        fail("a tensor of the PyTorch file has a bad storage offset", source, name, ">= 0",
+             std::to_string(t.storage_offset()));
+    }
+    std::uint64_t numel = 1, extent = 0;
+    for (std::int64_t d = 0; d < t.dim(); ++d) {
+        const std::int64_t n = t.size(d), s = t.stride(d);
+        if (n < 0 || s < 0) {
+            fail("a tensor of the PyTorch file has a negative size or stride", source, name,
+                 "sizes and strides >= 0",
+                 "size " + std::to_string(n) + ", stride " + std::to_string(s));
+        }
+        const auto un = std::uint64_t(n), us = std::uint64_t(s);
+        if (un > cap || us > cap || (un != 0 && numel > cap / un) ||
+            (un > 1 && us > (cap - extent) / (un - 1))) {
+            fail("a tensor of the PyTorch file is too large", source, name, "below 2^62 elements",
+                 "more");
+        }
+        numel *= un;
+        extent += un > 0 ? (un - 1) * us : 0;
+    }
+    if (numel > 0 && (std::uint64_t(t.storage_offset()) + extent + 1 > storageElements ||
+                      numel > storageElements || t.storage().data() == nullptr)) {
+        fail("a tensor of the PyTorch file lies outside its storage", source, name,
+             "at most " + std::to_string(storageElements) + " elements",
+             "offset " + std::to_string(t.storage_offset()) + " + extent " +
+                 std::to_string(extent + 1) + " for " + std::to_string(numel) + " elements");
+    }
+}
+
 }  // namespace
 
-std::map<std::string, at::Tensor> readTorchStateDict(const std::string& path) {
-    const std::string bytes = readWholeFile(path);
+std::map<std::string, at::Tensor> readTorchStateDict(std::span<const std::uint8_t> bytes,
+                                                     const std::string& source) {
+    if (bytes.size() > kMaxTorchFileBytes) {
+        fail("the PyTorch file is larger than the limit", source, "file size",
+             "at most " + std::to_string(kMaxTorchFileBytes) + " bytes",
+             std::to_string(bytes.size()));
+    }
+    if (bytes.size() < 4 || bytes[0] != 'P' || bytes[1] != 'K') {
+        fail("not a PyTorch file (torch.save writes a zip archive)", source, "magic", "PK",
+             "other bytes");
+    }
+    using caffe2::serialize::PyTorchStreamReader;
+    std::unique_ptr<PyTorchStreamReader> reader;
+    at::DataPtr pickle;
+    std::size_t pickleSize = 0;
+    try {
+        reader = std::make_unique<PyTorchStreamReader>(
+            std::make_shared<caffe2::serialize::MemoryReadAdapter>(bytes.data(),
+                                                                   off_t(bytes.size())));
+        std::uint64_t total = 0;
+        for (const std::string& name : reader->getAllRecords()) {
+            const std::uint64_t n = reader->getRecordSize(name);
+            if (n > kMaxTorchFileBytes - total) {
+                fail("the PyTorch file's records are larger than the limit", source, name,
+                     "at most " + std::to_string(kMaxTorchFileBytes) + " bytes in all", "more");
+            }
+            total += n;
+        }
+        if (!reader->hasRecord("data.pkl")) {
+            fail("the PyTorch file has no data.pkl", source, "data.pkl", "present", "missing");
+        }
+        const std::uint64_t n = reader->getRecordSize("data.pkl");
+        if (n > kMaxPickleBytes) {
+            fail("the PyTorch file's pickle is larger than the limit", source, "data.pkl",
+                 "at most " + std::to_string(kMaxPickleBytes) + " bytes", std::to_string(n));
+        }
+        std::tie(pickle, pickleSize) = reader->getRecord("data.pkl");
+    } catch (const OnceError&) {
+        throw;
+    } catch (const std::exception& e) {
+        unreadable(e, source);
+    }
+
+    const PickleScan scan =
+        scanTorchPickle({static_cast<const std::uint8_t*>(pickle.get()), pickleSize}, source);
+    // Each storage is read once (the storage context shares it between its tensors), so all
+    // references to one key must agree on its type and size, which its record must hold.
+    std::map<std::string, const PickleStorageRef*> byKey;
+    for (const PickleStorageRef& s : scan.storages) {
+        auto [it, fresh] = byKey.emplace(s.key, &s);
+        if (!fresh && (it->second->dtype != s.dtype || it->second->numel != s.numel)) {
+            fail("a storage of the PyTorch file is described twice differently", source,
+                 "data/" + s.key, "one type and size", "two");
+        }
+        const std::uint64_t item = dtypeSize(s.dtype);
+        if (s.numel > std::numeric_limits<std::uint64_t>::max() / item) {
+            fail("a storage of the PyTorch file is too large", source, "data/" + s.key,
+                 "below 2^64 bytes", std::to_string(s.numel) + " elements");
+        }
+        if (s.numel == 0) {
+            continue;  // LibTorch does not read the record of an empty storage
+        }
+        const std::string record = "data/" + s.key;
+        std::uint64_t have = 0;
+        try {
+            if (!reader->hasRecord(record)) {
+                fail("a storage record is missing from the PyTorch file", source, record, "present",
+                     "missing");
+            }
+            have = reader->getRecordSize(record);
+        } catch (const OnceError&) {
+            throw;
+        } catch (const std::exception& e) {
+            unreadable(e, source);
+        }
+        if (have < s.numel * item) {
+            fail("a storage of the PyTorch file is shorter than its tensors claim", source, record,
+                 std::to_string(s.numel * item) + " bytes", std::to_string(have));
+        }
+    }
+
     c10::IValue v;
     try {
-        v = torch::jit::pickle_load(std::vector<char>(bytes.begin(), bytes.end()));
+        v = torch::jit::readArchiveAndTensors(
+            "data", /*pickle_prefix=*/"", /*tensor_prefix=*/"", std::nullopt, std::nullopt,
+            at::Device(at::kCPU), *reader, torch::jit::Unpickler::defaultTypeParser,
+            std::make_shared<torch::jit::DeserializationStorageContext>());
     } catch (const std::exception& e) {
-        std::string what = e.what();
-        fail("not a readable PyTorch file: " + what.substr(0, what.find('\n')), path);
+        unreadable(e, source);
     }
     std::map<std::string, at::Tensor> out;
     flatten(v, "", out);
     if (out.empty()) {
-        fail("PyTorch file holds no tensors", path, {}, "a tensor or a dict of tensors",
+        fail("PyTorch file holds no tensors", source, {}, "a tensor or a dict of tensors",
              v.tagKind());
     }
+    for (const auto& [name, t] : out) {
+        checkInsideStorage(t, name, source);
+    }
     return out;
+}
+
+std::map<std::string, at::Tensor> readTorchStateDict(const std::string& path) {
+    auto file = MappedFile::open(path);
+    return readTorchStateDict({file->data(), file->size()}, path);
 }
 
 }  // namespace once

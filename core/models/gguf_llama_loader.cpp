@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 
+#include <cmath>
+
 #include "models/gguf_file.h"
 #include "models/qwen2_model.h"
 #include "util/device.h"
@@ -17,11 +19,21 @@ Qwen2Config qwen2ConfigFromGguf(const GgufFile& g) {
         fail("unsupported GGUF architecture", g.path(), "general.architecture", "llama", arch);
     }
     const std::string p = arch + ".";
+    // Sizes are bounded so that products of them (heads × head size, …) cannot overflow; the
+    // tensors themselves must then be in the file with exactly those shapes.
     auto positive = [&](const std::string& key) {
         const std::int64_t v = g.getInt(key);
-        if (v <= 0) {
-            fail("a GGUF model size is not positive", g.path(), key, "a positive integer",
-                 std::to_string(v));
+        if (v <= 0 || v > kMaxGgufModelSize) {
+            fail("a GGUF model size is out of range", g.path(), key,
+                 "an integer from 1 to " + std::to_string(kMaxGgufModelSize), std::to_string(v));
+        }
+        return v;
+    };
+    auto positiveFloat = [&](const std::string& key, double fallback) {
+        const double v = g.getFloatOr(key, fallback);
+        if (!std::isfinite(v) || v <= 0) {
+            fail("a GGUF model parameter is not a positive number", g.path(), key,
+                 "a finite number > 0", std::to_string(v));
         }
         return v;
     };
@@ -40,6 +52,10 @@ Qwen2Config qwen2ConfigFromGguf(const GgufFile& g) {
     }
     c.headDim = g.has(p + "attention.key_length") ? positive(p + "attention.key_length")
                                                   : c.hiddenSize / c.numHeads;
+    if (c.headDim % 2 != 0) {
+        fail("the attention head size is odd (rotary embeddings pair values)", g.path(),
+             p + "attention.key_length", "an even head size", std::to_string(c.headDim));
+    }
     if (g.has(p + "rope.dimension_count") && g.getInt(p + "rope.dimension_count") != c.headDim) {
         fail("partial rotary embeddings are not supported", g.path(), p + "rope.dimension_count",
              std::to_string(c.headDim), std::to_string(g.getInt(p + "rope.dimension_count")));
@@ -48,16 +64,19 @@ Qwen2Config qwen2ConfigFromGguf(const GgufFile& g) {
     if (g.has(p + "vocab_size")) {
         c.vocabSize = positive(p + "vocab_size");
     } else if (g.has("tokenizer.ggml.tokens")) {
-        c.vocabSize = std::int64_t(g.find("tokenizer.ggml.tokens")->array.size());
+        c.vocabSize = std::int64_t(g.find("tokenizer.ggml.tokens")->arraySize());
     } else {
         c.vocabSize = g.tensorInfo("token_embd.weight").shape().front();
     }
-    c.rmsNormEps = g.getFloatOr(p + "attention.layer_norm_rms_epsilon", 1e-5);
-    c.rope.theta = g.getFloatOr(p + "rope.freq_base", 10000.0);
+    c.rmsNormEps = positiveFloat(p + "attention.layer_norm_rms_epsilon", 1e-5);
+    c.rope.theta = positiveFloat(p + "rope.freq_base", 10000.0);
     const std::string scaling = g.getStringOr(p + "rope.scaling.type", "none");
     if (scaling == "linear") {
         c.rope.type = "linear";
-        c.rope.factor = g.getFloat(p + "rope.scaling.factor");
+        if (!g.has(p + "rope.scaling.factor")) {
+            g.getFloat(p + "rope.scaling.factor");  // names the missing key
+        }
+        c.rope.factor = positiveFloat(p + "rope.scaling.factor", 1.0);
     } else if (scaling != "none") {
         fail("unsupported rotary scaling", g.path(), p + "rope.scaling.type", "none or linear",
              scaling);

@@ -12,6 +12,10 @@ namespace once {
 
 class GgufFile;
 
+/// Largest model size (hidden size, layers, heads, head size, vocabulary …) read from a GGUF
+/// file's metadata: far above any real model, low enough that products of sizes cannot overflow.
+constexpr std::int64_t kMaxGgufModelSize = std::int64_t(1) << 22;
+
 /// The decoder configuration of a GGUF file (`general.architecture` = llama). Throws OnceError
 /// naming the file and key for another architecture, a missing size or unsupported rotary
 /// scaling.

@@ -7,10 +7,17 @@
 #include "io/tensor_io.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/json_file.h"
+#include "util/safe_path.h"
 
 namespace once {
 
 namespace fs = std::filesystem;
+
+namespace {
+// The largest published checkpoints (72B in BF16) come in a few dozen shards.
+constexpr std::size_t kMaxWeightShards = 4096;
+}  // namespace
 
 HfCheckpoint HfCheckpoint::open(const std::string& folder) {
     HfCheckpoint ck;
@@ -22,11 +29,10 @@ HfCheckpoint HfCheckpoint::open(const std::string& folder) {
     if (!fs::exists(configPath)) {
         fail("model folder has no config.json", folder, "config.json", "present", "missing");
     }
-    try {
-        ck.config_ =
-            std::make_shared<nlohmann::json>(nlohmann::json::parse(readWholeFile(configPath)));
-    } catch (const nlohmann::json::exception& e) {
-        fail(std::string("config.json is not valid JSON: ") + e.what(), configPath);
+    ck.config_ = std::make_shared<nlohmann::json>(parseJsonFile(configPath));
+    if (!ck.config_->is_object()) {
+        fail("config.json is not a JSON object", configPath, {}, "an object",
+             jsonTypeName(*ck.config_));
     }
 
     std::vector<std::string> shardFiles;
@@ -34,13 +40,8 @@ HfCheckpoint HfCheckpoint::open(const std::string& folder) {
     if (fs::exists(ck.file("model.safetensors"))) {
         shardFiles.push_back("model.safetensors");
     } else if (fs::exists(index)) {
-        nlohmann::json idx;
-        try {
-            idx = nlohmann::json::parse(readWholeFile(index));
-        } catch (const nlohmann::json::exception& e) {
-            fail(std::string("index is not valid JSON: ") + e.what(), index);
-        }
-        if (!idx.contains("weight_map") || !idx["weight_map"].is_object()) {
+        const nlohmann::json idx = parseJsonFile(index);
+        if (!idx.is_object() || !idx.contains("weight_map") || !idx["weight_map"].is_object()) {
             fail("index has no weight_map object", index, "weight_map", "object", "missing");
         }
         for (auto& [name, shard] : idx["weight_map"].items()) {
@@ -48,7 +49,14 @@ HfCheckpoint HfCheckpoint::open(const std::string& folder) {
                 fail("weight_map entry is not a file name", index, name, "string", shard.dump());
             }
             const std::string s = shard.get<std::string>();
+            // A shard name from the internet must name a file of this folder: refuse "../x",
+            // "/etc/x" and symlinks out of it before anything is opened.
+            resolveInside(folder, s, index, "weight_map." + name);
             if (std::find(shardFiles.begin(), shardFiles.end(), s) == shardFiles.end()) {
+                if (shardFiles.size() >= kMaxWeightShards) {
+                    fail("index lists too many shard files", index, "weight_map",
+                         "at most " + std::to_string(kMaxWeightShards), "more");
+                }
                 shardFiles.push_back(s);
             }
         }

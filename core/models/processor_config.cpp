@@ -6,13 +6,14 @@
 
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/json_file.h"
 
 namespace once {
 
 namespace {
 
 // Processor files are a few kilobytes; anything this large is not one.
-constexpr std::uintmax_t kMaxProcessorFileBytes = 4u << 20;
+constexpr std::size_t kMaxProcessorFileBytes = std::size_t(4) << 20;
 
 const std::array<double, 3> kSiglipMean{0.5, 0.5, 0.5}, kSiglipStd{0.5, 0.5, 0.5};
 const std::array<double, 3> kClipMean{0.48145466, 0.4578275, 0.40821073};
@@ -44,25 +45,11 @@ std::int64_t readSide(const nlohmann::json& s, const char* key, const std::strin
 }
 
 nlohmann::json readJson(const std::string& path) {
-    std::error_code ec;
-    const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
-    if (ec || bytes > kMaxProcessorFileBytes) {
-        fail("processor file too large or unreadable", path, "size",
-             "at most " + std::to_string(kMaxProcessorFileBytes) + " bytes",
-             ec ? ec.message() : std::to_string(bytes) + " bytes");
+    nlohmann::json j = parseJsonFile(path, {kMaxProcessorFileBytes, kMaxJsonDepth});
+    if (!j.is_object()) {
+        fail("processor file is not a JSON object", path, {}, "an object", jsonTypeName(j));
     }
-    try {
-        nlohmann::json j = nlohmann::json::parse(readWholeFile(path));
-        if (!j.is_object()) {
-            fail("processor file is not a JSON object", path, {}, "an object", j.type_name());
-        }
-        return j;
-    } catch (const nlohmann::json::exception& e) {
-        // The library's own text names a byte offset, not a field: keep only that.
-        const std::string what = e.what();
-        fail("processor file is not valid JSON", path, {}, "JSON",
-             what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 2));
-    }
+    return j;
 }
 
 /// Fills `c` from one processor dict `j` (the file's root or a nested processor).

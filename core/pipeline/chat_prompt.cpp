@@ -8,26 +8,15 @@
 
 #include "models/qwen2_model.h"
 #include "tokenizer/bpe_tokenizer.h"
-#include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/json_file.h"
 
 namespace once {
 
 namespace {
 
 // Chat templates are a few kilobytes; tokenizer_config.json can hold a large added-token table.
-constexpr std::uintmax_t kMaxTemplateFileBytes = 32u << 20;
-
-std::string readSmall(const std::string& path) {
-    std::error_code ec;
-    const auto bytes = std::filesystem::file_size(path, ec);
-    if (ec || bytes > kMaxTemplateFileBytes) {
-        fail("chat-template file too large or unreadable", path, "size",
-             "at most " + std::to_string(kMaxTemplateFileBytes) + " bytes",
-             ec ? ec.message() : std::to_string(bytes) + " bytes");
-    }
-    return readWholeFile(path);
-}
+constexpr std::size_t kMaxTemplateFileBytes = std::size_t(32) << 20;
 
 /// The chat template of a folder and the file it came from ("" when there is none), in the
 /// order transformers 5 looks for it.
@@ -35,7 +24,7 @@ std::pair<std::string, std::string> findChatTemplate(const std::string& dir) {
     namespace fs = std::filesystem;
     const std::string jinja = dir + "/chat_template.jinja";
     if (fs::exists(jinja)) {
-        return {readSmall(jinja), jinja};
+        return {readFileLimited(jinja, kMaxTemplateFileBytes), jinja};
     }
     for (const char* name :
          {"chat_template.json", "processor_config.json", "tokenizer_config.json"}) {
@@ -43,12 +32,7 @@ std::pair<std::string, std::string> findChatTemplate(const std::string& dir) {
         if (!fs::exists(path)) {
             continue;
         }
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(readSmall(path));
-        } catch (const nlohmann::json::exception&) {
-            fail("not valid JSON", path, "chat_template", "a JSON object", "unparsable text");
-        }
+        const nlohmann::json j = parseJsonFile(path, {kMaxTemplateFileBytes, kMaxJsonDepth});
         if (j.is_object() && j.contains("chat_template")) {
             if (!j["chat_template"].is_string()) {
                 // A list of named templates ({"name", "template"}) is tokenizer_config's other

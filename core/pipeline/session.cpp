@@ -140,7 +140,8 @@ void Session::loadVideo(const std::string& path, Progress* progress) {
     std::vector<StageReport> stages;
     const at::Device device = s_->model.device();
     stages.push_back(timed("decode", device, [&] {
-        frames = readFrames(path, SamplingRule::parse(s_->options.sampling), progress);
+        frames = readFrames(path, SamplingRule::parse(s_->options.sampling), progress,
+                            s_->options.videoLimits);
     }));
     EncoderOptions eo;
     eo.modelDir = s_->options.modelDir;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "util/progress.h"
+#include "video/video_reader.h"
 
 namespace once {
 
@@ -31,6 +32,7 @@ struct SessionOptions {
     int poolStride = 1;
     /// "auto", "llava-next" or "chat-template" (pipeline/chat_prompt.h choosePromptStyle).
     std::string promptFormat = "auto";
+    VideoLimits videoLimits{};  ///< decoding limits (docs/security.md)
 };
 
 struct StageReport {

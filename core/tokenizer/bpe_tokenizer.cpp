@@ -1,14 +1,13 @@
 #include "tokenizer/bpe_tokenizer.h"
 
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "tokenizer/byte_level.h"
 #include "tokenizer/regex_splitter.h"
 #include "tokenizer/utf8.h"
 #include "util/error.h"
+#include "util/json_file.h"
 
 namespace once {
 namespace {
@@ -70,158 +69,242 @@ BpeTokenizer& BpeTokenizer::operator=(BpeTokenizer&&) noexcept = default;
 BpeTokenizer::~BpeTokenizer() = default;
 
 BpeTokenizer BpeTokenizer::fromFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        fail("cannot open the tokenizer", path, {}, "a readable tokenizer.json", "missing");
-    }
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const std::exception& e) {
-        fail("tokenizer.json is not valid JSON: " + std::string(e.what()), path);
-    }
-    return fromJson(j, path);
+    JsonLimits limits;
+    limits.maxBytes = kMaxTokenizerJsonBytes;
+    return fromJson(parseJsonFile(path, limits), path);
 }
+
+namespace {
+
+// Dotted names of list elements in messages: "model.merges[3]".
+std::string elementName(const std::string& field, std::size_t i) {
+    return field + "[" + std::to_string(i) + "]";
+}
+
+// A token id as `tokenizers` reads it (an unsigned 32-bit JSON integer; a float such as 3.0 is
+// refused as serde does), below our table limit kMaxTokenizerVocab.
+std::int64_t tokenIdValue(const nlohmann::json& v, const std::string& path,
+                          const std::string& field) {
+    if (!v.is_number_integer()) {
+        fail("a token id is not an integer", path, field,
+             "an integer 0.." + std::to_string(kMaxTokenizerVocab - 1), jsonTypeName(v));
+    }
+    return jsonToInt(v, path, field, 0, kMaxTokenizerVocab - 1);
+}
+
+// The members of a Sequence (`listKey`) or the one step itself.
+std::vector<const nlohmann::json*> steps(const nlohmann::json& j, const std::string& listKey,
+                                         const std::string& path, const std::string& field) {
+    std::vector<const nlohmann::json*> out;
+    if (jsonStringOr(j, "type", "", path, field) == "Sequence") {
+        const auto& list = jsonRequire(j, listKey, path, field);
+        if (!list.is_array()) {
+            fail("wrong JSON type", path, field + "." + listKey, "an array", jsonTypeName(list));
+        }
+        for (const auto& e : list) {
+            out.push_back(&e);
+        }
+    } else {
+        out.push_back(&j);
+    }
+    return out;
+}
+
+}  // namespace
 
 BpeTokenizer BpeTokenizer::fromJson(const nlohmann::json& j, const std::string& path) {
     BpeTokenizer t;
     t.path_ = path;
-    const auto& model = j.value("model", nlohmann::json::object());
-    std::string type = model.value("type", std::string("BPE"));
+    if (!j.is_object()) {
+        fail("tokenizer.json is not a JSON object", path, "(top level)", "an object",
+             jsonTypeName(j));
+    }
+    const nlohmann::json* modelPtr = jsonFind(j, "model", path, "");
+    if (!modelPtr) {
+        fail("the tokenizer has no model", path, "model", "an object", "missing");
+    }
+    const nlohmann::json& model = *modelPtr;
+    const std::string type = jsonStringOr(model, "type", "BPE", path, "model");
     if (type != "BPE") {
         fail("only BPE tokenizers are supported", path, "model.type", "BPE", type);
     }
-    if (!model.contains("vocab") || !model["vocab"].is_object()) {
-        fail("the tokenizer has no vocabulary", path, "model.vocab", "an object", "missing");
+    const nlohmann::json* vocab = jsonFind(model, "vocab", path, "model");
+    if (!vocab || !vocab->is_object()) {
+        fail("the tokenizer has no vocabulary", path, "model.vocab", "an object",
+             vocab ? jsonTypeName(*vocab) : "missing");
     }
-    if (!model.value("continuing_subword_prefix", nlohmann::json()).is_null() &&
-        !model["continuing_subword_prefix"].get<std::string>().empty()) {
-        fail("subword prefixes are not supported", path, "model.continuing_subword_prefix", "",
-             model["continuing_subword_prefix"].get<std::string>());
+    for (const char* affix : {"continuing_subword_prefix", "end_of_word_suffix"}) {
+        const std::string v = jsonStringOr(model, affix, "", path, "model");
+        if (!v.empty()) {
+            fail("subword prefixes and suffixes are not supported", path,
+                 std::string("model.") + affix, "null or empty", printableExcerpt(v));
+        }
     }
-    for (const auto& [tok, id] : model["vocab"].items()) {
-        t.vocab_[tok] = id.get<std::int64_t>();
-    }
-    t.ignoreMerges_ = model.value("ignore_merges", false);
+    t.ignoreMerges_ = jsonBoolOr(model, "ignore_merges", false, path, "model");
 
-    // Added tokens may extend the vocabulary beyond the BPE model's ids.
-    for (const auto& a : j.value("added_tokens", nlohmann::json::array())) {
-        AddedToken at;
-        at.id = a.at("id").get<std::int64_t>();
-        at.content = a.at("content").get<std::string>();
-        at.special = a.value("special", false);
-        at.lstrip = a.value("lstrip", false);
-        at.rstrip = a.value("rstrip", false);
-        t.added_.push_back(at);
-        t.vocab_[at.content] = at.id;
+    // The BPE model's own vocabulary. `tokenizers` accepts repeated ids and gaps; so do we (an
+    // id shared by two tokens decodes as the first of them in key order), but every id must
+    // index our tables, hence kMaxTokenizerVocab.
+    std::unordered_map<std::string, std::int64_t> modelVocab;
+    modelVocab.reserve(vocab->size());
+    for (const auto& [tok, id] : vocab->items()) {
+        modelVocab[tok] = tokenIdValue(id, path, "model.vocab." + printableExcerpt(tok, 40));
+    }
+    t.vocab_ = modelVocab;
+
+    // Added tokens get their ids as `tokenizers` assigns them (AddedVocabulary::add_tokens), not
+    // from the file's "id": a content already known keeps its id, a new one takes
+    // max(model vocabulary size, largest added id + 1). For every published file the two agree;
+    // for a file where they do not, this is the id `tokenizers` (and so the model) uses.
+    const nlohmann::json* added = jsonFind(j, "added_tokens", path, "");
+    if (added && !added->is_array()) {
+        fail("wrong JSON type", path, "added_tokens", "an array", jsonTypeName(*added));
+    }
+    std::int64_t maxAdded = -1;
+    std::unordered_map<std::string, std::size_t> addedIndex;
+    for (std::size_t i = 0; added && i < added->size(); ++i) {
+        const auto& a = (*added)[i];
+        const std::string field = elementName("added_tokens", i);
+        AddedToken tok;
+        tokenIdValue(jsonRequire(a, "id", path, field), path, field + ".id");
+        tok.content =
+            jsonToString(jsonRequire(a, "content", path, field), path, field + ".content");
+        tok.special = jsonBoolOr(a, "special", false, path, field);
+        tok.lstrip = jsonBoolOr(a, "lstrip", false, path, field);
+        tok.rstrip = jsonBoolOr(a, "rstrip", false, path, field);
+        if (tok.content.empty()) {
+            continue;  // ignored by `tokenizers`
+        }
+        if (auto it = t.vocab_.find(tok.content); it != t.vocab_.end()) {
+            tok.id = it->second;
+        } else {
+            tok.id = std::max<std::int64_t>(std::int64_t(modelVocab.size()), maxAdded + 1);
+            if (tok.id >= kMaxTokenizerVocab) {
+                fail("too many tokens", path, field,
+                     "ids below " + std::to_string(kMaxTokenizerVocab), std::to_string(tok.id));
+            }
+        }
+        maxAdded = std::max(maxAdded, tok.id);
+        t.vocab_[tok.content] = tok.id;
+        if (auto it = addedIndex.find(tok.content); it != addedIndex.end()) {
+            t.added_[it->second] = tok;  // a repeated content updates its flags
+        } else {
+            addedIndex[tok.content] = t.added_.size();
+            t.added_.push_back(tok);
+        }
     }
     std::int64_t maxId = -1;
     for (const auto& [tok, id] : t.vocab_) {
         maxId = std::max(maxId, id);
     }
-    t.size_ = maxId + 1;
+    t.size_ = maxId + 1;  // <= kMaxTokenizerVocab: every id was checked above
     t.idToToken_.assign(std::size_t(t.size_), {});
+    t.hasToken_.assign(std::size_t(t.size_), 0);
     t.isAdded_.assign(std::size_t(t.size_), 0);
-    for (const auto& [tok, id] : t.vocab_) {
-        t.idToToken_[std::size_t(id)] = tok;
+    // Key order (nlohmann keeps objects sorted), so a shared id decodes the same every run.
+    for (const auto& [tok, id] : vocab->items()) {
+        const std::size_t k = std::size_t(modelVocab.at(tok));
+        if (!t.hasToken_[k]) {
+            t.idToToken_[k] = tok;
+            t.hasToken_[k] = 1;
+        }
     }
     for (const auto& a : t.added_) {
+        t.idToToken_[std::size_t(a.id)] = a.content;
+        t.hasToken_[std::size_t(a.id)] = 1;
         t.isAdded_[std::size_t(a.id)] = 1;
     }
-    if (model.contains("unk_token") && model["unk_token"].is_string()) {
-        t.unkId_ = t.tokenId(model["unk_token"].get<std::string>());
+    const std::string unk = jsonStringOr(model, "unk_token", "", path, "model");
+    if (!unk.empty()) {
+        t.unkId_ = t.tokenId(unk);
     }
 
-    // Merges come as "a b" strings (older files) or ["a", "b"] pairs (tokenizers ≥ 0.20).
-    const auto& merges = model.value("merges", nlohmann::json::array());
-    std::int32_t rank = 0;
-    for (const auto& m : merges) {
+    // Merges come as "a b" strings (older files) or ["a", "b"] pairs (tokenizers >= 0.20). As in
+    // `tokenizers`, all three of a, b and ab must be in the model vocabulary, and a repeated
+    // pair takes the rank of its last occurrence.
+    const nlohmann::json* merges = jsonFind(model, "merges", path, "model");
+    if (merges && !merges->is_array()) {
+        fail("wrong JSON type", path, "model.merges", "an array", jsonTypeName(*merges));
+    }
+    if (merges && merges->size() > std::size_t(std::numeric_limits<std::int32_t>::max())) {
+        fail("too many merges", path, "model.merges", "fewer than 2^31", "more");
+    }
+    for (std::size_t rank = 0; merges && rank < merges->size(); ++rank) {
+        const auto& m = (*merges)[rank];
+        const std::string field = elementName("model.merges", rank);
         std::string a, b;
         if (m.is_string()) {
-            std::string s = m.get<std::string>();
-            auto sp = s.find(' ');
-            if (sp == std::string::npos) {
-                fail("a merge is not two tokens", path,
-                     "model.merges[" + std::to_string(rank) + "]", "\"a b\"", s);
+            const std::string s = m.get<std::string>();
+            const auto sp = s.find(' ');
+            if (sp == std::string::npos || s.find(' ', sp + 1) != std::string::npos) {
+                fail("a merge is not two tokens", path, field, "\"a b\"", printableExcerpt(s));
             }
             a = s.substr(0, sp);
             b = s.substr(sp + 1);
-        } else if (m.is_array() && m.size() == 2) {
+        } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
             a = m[0].get<std::string>();
             b = m[1].get<std::string>();
         } else {
-            fail("a merge is not two tokens", path, "model.merges[" + std::to_string(rank) + "]",
-                 "[\"a\", \"b\"]", m.dump());
+            fail(
+                "a merge is not two tokens", path, field, "[\"a\", \"b\"]",
+                printableExcerpt(m.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
         }
-        auto ia = t.vocab_.find(a), ib = t.vocab_.find(b), iab = t.vocab_.find(a + b);
-        if (ia == t.vocab_.end() || ib == t.vocab_.end() || iab == t.vocab_.end()) {
-            fail("a merge uses a token outside the vocabulary", path,
-                 "model.merges[" + std::to_string(rank) + "]", "tokens of model.vocab",
-                 a + " + " + b);
+        auto ia = modelVocab.find(a), ib = modelVocab.find(b), iab = modelVocab.find(a + b);
+        if (ia == modelVocab.end() || ib == modelVocab.end() || iab == modelVocab.end()) {
+            fail("a merge uses a token outside the vocabulary", path, field,
+                 "tokens of model.vocab", printableExcerpt(a + " + " + b));
         }
-        std::uint64_t key = (std::uint64_t(ia->second) << 32) | std::uint64_t(ib->second);
-        t.merges_.emplace(key, std::make_pair(rank, iab->second));
-        ++rank;
+        const std::uint64_t key = (std::uint64_t(ia->second) << 32) | std::uint64_t(ib->second);
+        t.merges_[key] = std::make_pair(std::int32_t(rank), iab->second);
     }
 
     // Normalizer: null, one form, or a Sequence of forms.
-    const auto& norm = j.value("normalizer", nlohmann::json());
-    if (!norm.is_null()) {
-        std::vector<nlohmann::json> list;
-        if (norm.value("type", std::string()) == "Sequence") {
-            for (const auto& n : norm.at("normalizers")) {
-                list.push_back(n);
-            }
-        } else {
-            list.push_back(norm);
-        }
-        for (const auto& n : list) {
-            t.normalizers_.push_back(parseNormalForm(n.value("type", std::string("?")), path));
+    if (const nlohmann::json* norm = jsonFind(j, "normalizer", path, "")) {
+        for (const nlohmann::json* n : steps(*norm, "normalizers", path, "normalizer")) {
+            t.normalizers_.push_back(
+                parseNormalForm(jsonStringOr(*n, "type", "?", path, "normalizer"), path));
         }
     }
 
     // Pre-tokenizer: Split (regex or literal, isolated) and ByteLevel, alone or in a Sequence.
-    const auto& pre = j.value("pre_tokenizer", nlohmann::json());
-    std::vector<nlohmann::json> steps;
-    if (!pre.is_null()) {
-        if (pre.value("type", std::string()) == "Sequence") {
-            for (const auto& p : pre.at("pretokenizers")) {
-                steps.push_back(p);
-            }
-        } else {
-            steps.push_back(pre);
-        }
-    }
+    const nlohmann::json* pre = jsonFind(j, "pre_tokenizer", path, "");
     bool sawByteLevel = false;
-    for (const auto& s : steps) {
+    for (const nlohmann::json* s : pre ? steps(*pre, "pretokenizers", path, "pre_tokenizer")
+                                       : std::vector<const nlohmann::json*>{}) {
         auto step = std::make_unique<PreStep>();
-        std::string st = s.value("type", std::string("?"));
+        const std::string st = jsonStringOr(*s, "type", "?", path, "pre_tokenizer");
         if (st == "Split") {
-            std::string behavior = s.value("behavior", std::string("Isolated"));
-            if (behavior != "Isolated" || s.value("invert", false)) {
+            const std::string behavior =
+                jsonStringOr(*s, "behavior", "Isolated", path, "pre_tokenizer");
+            if (behavior != "Isolated" || jsonBoolOr(*s, "invert", false, path, "pre_tokenizer")) {
                 fail("unsupported Split behaviour", path, "pre_tokenizer.behavior",
-                     "Isolated, invert false", behavior);
+                     "Isolated, invert false", printableExcerpt(behavior));
             }
-            const auto& pat = s.at("pattern");
-            std::string regex = pat.contains("Regex")
-                                    ? pat["Regex"].get<std::string>()
-                                    : escapeLiteral(pat.at("String").get<std::string>());
+            const auto& pat = jsonRequire(*s, "pattern", path, "pre_tokenizer");
+            const nlohmann::json* re = jsonFind(pat, "Regex", path, "pre_tokenizer.pattern");
+            std::string regex = re ? jsonToString(*re, path, "pre_tokenizer.pattern.Regex")
+                                   : escapeLiteral(jsonToString(
+                                         jsonRequire(pat, "String", path, "pre_tokenizer.pattern"),
+                                         path, "pre_tokenizer.pattern.String"));
             step->splitter = std::make_unique<RegexSplitter>(regex, path);
         } else if (st == "ByteLevel") {
             step->byteLevel = true;
-            step->addPrefixSpace = s.value("add_prefix_space", false);
-            if (s.value("use_regex", true)) {
+            step->addPrefixSpace = jsonBoolOr(*s, "add_prefix_space", false, path, "pre_tokenizer");
+            if (jsonBoolOr(*s, "use_regex", true, path, "pre_tokenizer")) {
                 step->splitter = std::make_unique<RegexSplitter>(kGpt2Pattern, path);
             }
             sawByteLevel = true;
         } else {
-            fail("unsupported pre-tokenizer", path, "pre_tokenizer.type", "Split or ByteLevel", st);
+            fail("unsupported pre-tokenizer", path, "pre_tokenizer.type", "Split or ByteLevel",
+                 printableExcerpt(st));
         }
         t.preSteps_.push_back(std::move(step));
     }
     if (!sawByteLevel) {
         fail("only byte-level BPE is supported", path, "pre_tokenizer", "a ByteLevel step",
-             pre.is_null() ? "null" : pre.dump().substr(0, 200));
+             pre ? printableExcerpt(
+                       pre->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 200)
+                 : "null");
     }
     return t;
 }
@@ -371,7 +454,7 @@ std::string BpeTokenizer::decodeBytes(const std::vector<std::int64_t>& ids,
                                       bool skipSpecial) const {
     std::string out, pending;
     for (std::int64_t id : ids) {
-        if (id < 0 || id >= size_ || idToToken_[std::size_t(id)].empty()) {
+        if (id < 0 || id >= size_ || !hasToken_[std::size_t(id)]) {
             fail("token id outside the vocabulary", path_, "id", "0.." + std::to_string(size_ - 1),
                  std::to_string(id));
         }

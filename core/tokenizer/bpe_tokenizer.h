@@ -3,6 +3,7 @@
 // style): added/special tokens split first, then normalizer, pre-tokenizer (regex Split and
 // ByteLevel), BPE merges by rank; decoding maps the byte characters back to UTF-8.
 // Checked id for id against the `tokenizers` package (tests/tokenizer).
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
@@ -16,6 +17,13 @@
 
 namespace once {
 
+/// Token ids index tables of this size, so every id in a tokenizer.json must be below it
+/// (2,097,152; the largest public vocabularies, e.g. Gemma 3's, have about 262,000 tokens).
+/// `tokenizers` accepts any unsigned 32-bit id; a file with larger ids is refused here.
+constexpr std::int64_t kMaxTokenizerVocab = std::int64_t(1) << 21;
+/// Largest tokenizer.json read (the largest public one, Gemma 3's, is about 33 MB).
+constexpr std::size_t kMaxTokenizerJsonBytes = std::size_t(128) << 20;
+
 class RegexSplitter;
 
 struct AddedToken {
@@ -28,8 +36,9 @@ struct AddedToken {
 
 class BpeTokenizer {
   public:
-    /// Reads `path` (tokenizer.json). Throws OnceError naming the file and the field on a missing
-    /// or unsupported part.
+    /// Reads `path` (tokenizer.json, at most kMaxTokenizerJsonBytes, nested at most
+    /// kMaxJsonDepth levels). Throws OnceError naming the file and the field on a missing,
+    /// mistyped or unsupported part and on a token id outside 0..kMaxTokenizerVocab-1.
     static BpeTokenizer fromFile(const std::string& path);
     /// Builds from a parsed tokenizer.json document; `source` names it in errors (used by the
     /// GGUF tokenizer, which assembles the same document from GGUF metadata).
@@ -62,6 +71,7 @@ class BpeTokenizer {
     std::string path_;
     std::unordered_map<std::string, std::int64_t> vocab_;
     std::vector<std::string> idToToken_;
+    std::vector<char> hasToken_;  ///< per id: some token has it (ids may have gaps)
     std::vector<char> isAdded_;
     std::unordered_map<std::uint64_t, std::pair<std::int32_t, std::int64_t>> merges_;
     std::vector<AddedToken> added_;

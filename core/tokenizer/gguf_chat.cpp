@@ -16,7 +16,12 @@ std::string applyGgufChatTemplate(const std::string& tpl, const std::string& use
     // newline either stored as is or as a Jinja string escape.
     // The first such literal whose text has no quote or brace (Qwen's templates first write
     // '<|im_start|>system\n' + messages[0]['content'], then the default in an else branch).
+    // The template comes from the file (up to kMaxGgufStringBytes): the next <|im_end|> and the
+    // next quote or brace are kept as cursors that only move forward, so the scan is linear
+    // however many markers it holds.
     const std::string marker = "<|im_start|>system";
+    std::size_t end = 0, quote = 0;
+    bool endSearched = false, quoteSearched = false;
     for (std::size_t at = tpl.find(marker); at != std::string::npos;
          at = tpl.find(marker, at + 1)) {
         std::size_t begin = at + marker.size();
@@ -27,13 +32,19 @@ std::string applyGgufChatTemplate(const std::string& tpl, const std::string& use
         } else {
             continue;
         }
-        const std::size_t end = tpl.find("<|im_end|>", begin);
+        if (!endSearched || (end != std::string::npos && end < begin)) {
+            end = tpl.find("<|im_end|>", begin);
+            endSearched = true;
+        }
         if (end == std::string::npos) {
             break;
         }
-        const std::string text = tpl.substr(begin, end - begin);
-        if (text.find_first_of("'\"{}") == std::string::npos) {
-            out += "<|im_start|>system\n" + text + "<|im_end|>\n";
+        if (!quoteSearched || (quote != std::string::npos && quote < begin)) {
+            quote = tpl.find_first_of("'\"{}", begin);
+            quoteSearched = true;
+        }
+        if (quote == std::string::npos || quote >= end) {
+            out += "<|im_start|>system\n" + tpl.substr(begin, end - begin) + "<|im_end|>\n";
             break;
         }
     }

@@ -76,6 +76,15 @@ BpeTokenizer tokenizerFromGguf(const GgufFile& g) {
     }
     const std::vector<std::string> tokens = g.getStringArray("tokenizer.ggml.tokens");
     const std::vector<std::string> merges = g.getStringArray("tokenizer.ggml.merges");
+    // The vocabulary becomes a JSON document of about 100 bytes per entry: bounded here, far
+    // above real vocabularies (Gemma's 262,144 tokens).
+    for (const auto& [key, n] : {std::pair{"tokenizer.ggml.tokens", tokens.size()},
+                                 std::pair{"tokenizer.ggml.merges", merges.size()}}) {
+        if (n > kMaxGgufVocabulary) {
+            fail("the GGUF tokenizer is larger than the limit", g.path(), key,
+                 "at most " + std::to_string(kMaxGgufVocabulary) + " entries", std::to_string(n));
+        }
+    }
     std::vector<std::int64_t> types;
     if (g.has("tokenizer.ggml.token_type")) {
         types = g.getIntArray("tokenizer.ggml.token_type");

@@ -2,6 +2,7 @@
 // The byte-level BPE tokenizer a GGUF file describes in its metadata (`tokenizer.ggml.model` =
 // gpt2: tokens, merges, token types, special ids), built the way transformers' GGUF tokenizer
 // conversion builds it, so that ids match AutoTokenizer.from_pretrained(dir, gguf_file=…).
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,6 +12,9 @@
 namespace once {
 
 class GgufFile;
+
+/// Most tokens (and most merges) of a GGUF tokenizer.
+constexpr std::size_t kMaxGgufVocabulary = std::size_t(1) << 21;
 
 /// Special ids and the chat template a GGUF file names beside its tokenizer.
 struct GgufTokenizerInfo {

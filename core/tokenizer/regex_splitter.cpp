@@ -4,6 +4,7 @@
 #include <pcre2.h>
 
 #include "util/error.h"
+#include "util/json_file.h"
 
 namespace once {
 namespace {
@@ -17,6 +18,7 @@ constexpr const char* kSpaceSet =
 
 struct RegexSplitter::Impl {
     pcre2_code* code = nullptr;
+    std::string source;
     ~Impl() {
         if (code) {
             pcre2_code_free(code);
@@ -66,6 +68,7 @@ std::string RegexSplitter::translate(const std::string& pattern) {
 
 RegexSplitter::RegexSplitter(const std::string& pattern, const std::string& source)
     : impl_(std::make_unique<Impl>()) {
+    impl_->source = source;
     std::string p = translate(pattern);
     int err = 0;
     PCRE2_SIZE offset = 0;
@@ -76,7 +79,7 @@ RegexSplitter::RegexSplitter(const std::string& pattern, const std::string& sour
         pcre2_get_error_message(err, msg, sizeof msg);
         fail("cannot compile the pre-tokenizer regex: " + std::string(reinterpret_cast<char*>(msg)),
              source, "pre_tokenizer.pattern.Regex", "a valid regex",
-             pattern + " (at offset " + std::to_string(offset) + ")");
+             printableExcerpt(pattern, 200) + " (at offset " + std::to_string(offset) + ")");
     }
     // JIT is an optimisation only: fall back to the interpreter where it is unavailable.
     pcre2_jit_compile(impl_->code, PCRE2_JIT_COMPLETE);
@@ -86,15 +89,30 @@ RegexSplitter::~RegexSplitter() = default;
 
 std::vector<std::string_view> RegexSplitter::split(std::string_view text) const {
     std::vector<std::string_view> pieces;
-    pcre2_match_data* md = pcre2_match_data_create_from_pattern(impl_->code, nullptr);
+    std::unique_ptr<pcre2_match_data, void (*)(pcre2_match_data*)> data(
+        pcre2_match_data_create_from_pattern(impl_->code, nullptr), pcre2_match_data_free);
+    pcre2_match_data* md = data.get();
+    if (!md) {
+        fail("out of memory for the pre-tokenizer regex", impl_->source,
+             "pre_tokenizer.pattern.Regex", "match data", "none");
+    }
     auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());
     std::size_t pos = 0, gapStart = 0;
     while (pos < text.size()) {
         // The caller validated the UTF-8 once, so skip PCRE2's per-call check (quadratic).
         int rc =
             pcre2_match(impl_->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, md, nullptr);
-        if (rc < 0) {
+        if (rc == PCRE2_ERROR_NOMATCH) {
             break;
+        }
+        if (rc < 0) {
+            // A pattern from the file that backtracks past PCRE2's match or stack limits: an
+            // error rather than the rest of the text silently left as one piece.
+            PCRE2_UCHAR msg[256];
+            pcre2_get_error_message(rc, msg, sizeof msg);
+            fail("the pre-tokenizer regex failed on the input", impl_->source,
+                 "pre_tokenizer.pattern.Regex", "a match within PCRE2's limits",
+                 reinterpret_cast<char*>(msg));
         }
         PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
         std::size_t s = ov[0], e = ov[1];
@@ -116,7 +134,6 @@ std::vector<std::string_view> RegexSplitter::split(std::string_view text) const 
     if (gapStart < text.size()) {
         pieces.push_back(text.substr(gapStart));
     }
-    pcre2_match_data_free(md);
     return pieces;
 }
 

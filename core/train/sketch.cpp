@@ -3,16 +3,49 @@
 #include <ATen/ATen.h>
 
 #include <cmath>
+#include <limits>
 
 #include "compress/seeded_random.h"
 #include "train/spherical_kmeans.h"
+#include "train/stage_a_manifest.h"
 #include "util/error.h"
 
 namespace once {
 
+void SketchOptions::validate() const {
+    auto bad = [](const std::string& field, const std::string& expected, const std::string& found) {
+        fail("invalid Stage-A option", {}, field, expected, found);
+    };
+    if (bins < 1 || bins > kMaxSketchBins) {
+        bad("bins", "1.." + std::to_string(kMaxSketchBins), std::to_string(bins));
+    }
+    if (!std::isfinite(tokensPerRep) || !(tokensPerRep > 0)) {
+        bad("R", "a finite number > 0", std::to_string(tokensPerRep));
+    }
+    if (mMin < 1 || mMin > kMaxStageACount) {
+        bad("m-min", "1.." + std::to_string(kMaxStageACount), std::to_string(mMin));
+    }
+    if (mMax < mMin || mMax > kMaxStageACount) {
+        bad("m-max", std::to_string(mMin) + ".." + std::to_string(kMaxStageACount) + " (>= m-min)",
+            std::to_string(mMax));
+    }
+    if (iterations < 0 || iterations > 1'000'000) {
+        bad("iters", "0..1000000", std::to_string(iterations));
+    }
+}
+
 std::int64_t sketchSize(std::int64_t numTokens, const SketchOptions& o) {
-    auto target = std::int64_t(std::ceil(double(numTokens) / o.tokensPerRep));
-    return std::min(numTokens, std::clamp(target, o.mMin, std::max(o.mMin, o.mMax)));
+    // Clamped in double before the conversion: ⌈N/R⌉ is huge or not a number for a tiny or
+    // invalid R, and converting such a double to an integer is undefined.
+    const std::int64_t hi = std::max(o.mMin, o.mMax);
+    const double target = std::ceil(double(numTokens) / o.tokensPerRep);
+    std::int64_t m = hi;
+    if (target < double(o.mMin)) {
+        m = o.mMin;
+    } else if (target < double(hi)) {
+        m = std::int64_t(target);
+    }
+    return std::min(numTokens, m);
 }
 
 std::vector<std::int64_t> spreadAcrossBins(std::int64_t m, const std::vector<std::int64_t>& sizes) {
@@ -64,15 +97,28 @@ std::vector<int> frameBins(std::int64_t numFrames, const at::Tensor& frameTimes,
             t[std::size_t(i)] = double(i);
         }
     }
+    if (bins < 1) {
+        fail("at least one timeline bin is needed", {}, "bins", ">= 1", std::to_string(bins));
+    }
     std::vector<int> out(static_cast<std::size_t>(numFrames), 0);
     if (numFrames == 0) {
         return out;
     }
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (!std::isfinite(t[i])) {
+            fail("a frame time is not a finite number", {}, "frame_times", "finite seconds",
+                 std::to_string(t[i]) + " at frame " + std::to_string(i));
+        }
+    }
     const double lo = *std::min_element(t.begin(), t.end());
     const double hi = *std::max_element(t.begin(), t.end());
+    if (!std::isfinite(hi - lo)) {
+        fail("the frame times span more than a finite number of seconds", {}, "frame_times",
+             "a finite span", std::to_string(lo) + " .. " + std::to_string(hi));
+    }
     for (std::size_t i = 0; i < t.size(); ++i) {
-        double tau = hi > lo ? (t[i] - lo) / (hi - lo) : 0.0;
-        out[i] = std::min(int(std::floor(tau * bins)), bins - 1);
+        double tau = hi > lo ? (t[i] - lo) / (hi - lo) : 0.0;  // in [0, 1]
+        out[i] = std::clamp(int(std::floor(tau * bins)), 0, bins - 1);
     }
     return out;
 }
@@ -84,7 +130,11 @@ std::int64_t resolveCappedMMax(const std::vector<std::int64_t>& tokenCounts,
         o.mMax = mMax;
         std::int64_t sum = 0;
         for (std::int64_t n : tokenCounts) {
-            sum += n < 0 ? std::max(mMax, o.mMin) : sketchSize(n, o);
+            // Saturates: with m_max near kMaxStageACount a large corpus would overflow.
+            if (__builtin_add_overflow(sum, n < 0 ? std::max(mMax, o.mMin) : sketchSize(n, o),
+                                       &sum)) {
+                return std::numeric_limits<std::int64_t>::max();
+            }
         }
         return sum;
     };
@@ -113,13 +163,23 @@ VideoSketch sketchVideo(const at::Tensor& features, const at::Tensor& frameTimes
         fail("features must be [T, P, D] or [N, D]", {}, "features", "3-D or 2-D",
              std::to_string(features.dim()) + "-D");
     }
-    if (options.bins < 1) {
-        fail("at least one timeline bin is needed", {}, "bins", ">= 1",
-             std::to_string(options.bins));
+    options.validate();
+    if (features.size(-1) < 1) {
+        fail("features have no width", {}, "features", "D >= 1", "D = 0");
+    }
+    if (!at::isfinite(features).all().item<bool>()) {
+        fail("features hold NaN or infinite values", {}, "features", "finite values",
+             std::to_string(at::isfinite(features).logical_not().sum().item<std::int64_t>()) +
+                 " non-finite values");
     }
     at::Tensor x3 = features.dim() == 3 ? features : features.unsqueeze(1);
     const std::int64_t frames = x3.size(0), perFrame = x3.size(1), d = x3.size(2);
     const std::int64_t n = frames * perFrame;
+    if (n > std::numeric_limits<std::int32_t>::max()) {  // source counts are stored as int32
+        fail("a video has too many tokens to sketch", {}, "features",
+             "at most " + std::to_string(std::numeric_limits<std::int32_t>::max()) + " tokens",
+             std::to_string(n));
+    }
     at::Tensor xUnit = normalizeRows(x3.reshape({n, d}));
     std::vector<int> fb = frameBins(frames, frameTimes, options.bins);
 

@@ -16,6 +16,11 @@ struct SketchOptions {
     std::int64_t mMax = 128;  ///< requested; the global cap may lower it
     int iterations = 10;      ///< spherical-Lloyd rounds per bin
     std::uint64_t seed = 42;
+
+    /// OnceError naming the option (bins, R, m-min, m-max, iters) when a value is meaningless:
+    /// bins outside 1..kMaxSketchBins, R not a finite number > 0, m_min < 1, m_max < m_min,
+    /// counts above kMaxStageACount, negative iterations.
+    void validate() const;
 };
 
 /// m = min(N, clip(⌈N/R⌉, m_min, m_max)).
@@ -28,7 +33,8 @@ std::int64_t sketchSize(std::int64_t numTokens, const SketchOptions& options);
 std::vector<std::int64_t> spreadAcrossBins(std::int64_t m, const std::vector<std::int64_t>& sizes);
 
 /// Timeline bin of every frame: τ = (t − t_first)/(t_last − t_first) (0 for one frame, or by
-/// frame index when `frameTimes` is undefined), bin = min(⌊τ·L⌋, L − 1).
+/// frame index when `frameTimes` is undefined), bin = min(⌊τ·L⌋, L − 1). Throws OnceError
+/// (field frame_times) when a time is NaN or infinite or the span is not a finite number.
 std::vector<int> frameBins(std::int64_t numFrames, const at::Tensor& frameTimes, int bins);
 
 /// Largest m_max' ≤ m_max with Σ_v m_v(m_max') ≤ cap. `tokenCounts[v]` < 0 means unknown (a

@@ -2,17 +2,23 @@
 
 #include <ATen/ATen.h>
 
+#include <charconv>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <system_error>
 
 #include "features/feature_file.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
+#include "train/stage_a_manifest.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/json_file.h"
+#include "util/safe_path.h"
+#include "util/sha256.h"
 
 namespace fs = std::filesystem;
 
@@ -20,16 +26,8 @@ namespace once {
 
 namespace {
 
-constexpr const char* kCacheFormat = "once-sketch-cache/1";
-
 bool isFeatureFile(const std::string& path) {
     return fs::path(path).extension() == ".safetensors";
-}
-
-std::string shardName(std::size_t i) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "shard-%05zu.safetensors", i);
-    return buf;
 }
 
 nlohmann::json requestJson(const std::vector<CorpusEntry>& corpus, const SketchCacheOptions& o) {
@@ -44,21 +42,26 @@ nlohmann::json requestJson(const std::vector<CorpusEntry>& corpus, const SketchC
             {"backbone", o.backbone}, {"corpus", sources}};
 }
 
-// Number of tokens of a video when it can be known without encoding it (feature files).
+// Number of tokens of a video when it can be known without encoding it (feature files); -1 when
+// it cannot (a video, or a feature file that will fail to load and be reported then).
 std::int64_t knownTokenCount(const std::string& path) {
     if (!isFeatureFile(path)) {
         return -1;
     }
-    auto f = SafetensorsFile::open(path);
-    std::int64_t n = 1;
-    const auto& shape = f.entry("features").shape;
-    for (std::size_t i = 0; i + 1 < shape.size(); ++i) {
-        n *= shape[i];
+    try {
+        auto f = SafetensorsFile::open(path);
+        const auto& shape = f.entry("features").shape;
+        if (shape.size() != 3 || shape[2] < 1) {
+            return -1;
+        }
+        std::int64_t n = 0;
+        return __builtin_mul_overflow(shape[0], shape[1], &n) ? -1 : n;
+    } catch (const OnceError&) {
+        return -1;
     }
-    return n;
 }
 
-VideoTokens loadTokens(const std::string& path, const VideoEncodeFn& encode, Progress* progress) {
+StageAVideo loadTokens(const std::string& path, const VideoEncodeFn& encode, Progress* progress) {
     if (isFeatureFile(path)) {
         FeatureFile f = FeatureFile::load(path);
         return {f.features, f.frameTimes, f.backbone};
@@ -70,45 +73,176 @@ VideoTokens loadTokens(const std::string& path, const VideoEncodeFn& encode, Pro
     return encode(path, progress);
 }
 
+// An error about a video's data (from the sketcher, which knows no file) names the video.
+[[noreturn]] void rethrowNamingFile(const OnceError& e, const std::string& file) {
+    if (!e.where().file.empty()) {
+        throw e;
+    }
+    throw OnceError(e.brief(), {file, e.where().field, e.where().expected, e.where().found});
+}
+
+std::string shapeText(const std::vector<std::int64_t>& shape) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        s += (i ? ", " : "") + std::to_string(shape[i]);
+    }
+    return s + "]";
+}
+
+// Checks the header of tensor `name` of `f` against the expected dtype and shape (-1: any
+// extent), so that nothing is indexed with, or allocated for, a tensor of another length.
+void checkEntry(const SafetensorsFile& f, const std::string& name, DType dtype,
+                const std::vector<std::int64_t>& shape) {
+    const TensorEntry& e = f.entry(name);
+    bool ok = e.dtype == dtype && e.shape.size() == shape.size();
+    for (std::size_t i = 0; ok && i < shape.size(); ++i) {
+        ok = shape[i] < 0 || e.shape[i] == shape[i];
+    }
+    if (!ok) {
+        std::string expected = std::string(dtypeName(dtype)) + " [";
+        for (std::size_t i = 0; i < shape.size(); ++i) {
+            expected +=
+                (i ? ", " : "") + (shape[i] < 0 ? std::string("*") : std::to_string(shape[i]));
+        }
+        fail("a cache tensor has the wrong type or length", f.path(), name, expected + "]",
+             std::string(dtypeName(e.dtype)) + " " + shapeText(e.shape));
+    }
+}
+
+// First position where `bad` (bool [n]) is true, as text for an error message.
+std::string firstBad(const at::Tensor& bad, const at::Tensor& values) {
+    const std::int64_t i = bad.nonzero().index({0, 0}).item<std::int64_t>();
+    return "row " + std::to_string(i) + " holds " + std::to_string(values[i].item<std::int64_t>());
+}
+
+// Values of an int32 tensor all in [lo, hi).
+void checkRange(const at::Tensor& t, std::int64_t lo, std::int64_t hi, const std::string& file,
+                const std::string& name, const std::string& what) {
+    const at::Tensor wide = t.to(at::kLong);  // bounds such as 2^31 do not fit int32
+    at::Tensor bad = wide.lt(lo).logical_or(wide.ge(hi));
+    if (bad.any().item<bool>()) {
+        fail("a cache tensor holds an index out of range", file, name,
+             what + " in " + std::to_string(lo) + ".." + std::to_string(hi - 1), firstBad(bad, t));
+    }
+}
+
+std::int64_t metaInt(const SafetensorsFile& f, const std::string& key, std::int64_t lo,
+                     std::int64_t hi) {
+    const std::string v = f.meta(key);
+    std::int64_t x = 0;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc() || p != v.data() + v.size() || x < lo || x > hi) {
+        fail("invalid metadata value", f.path(), key,
+             "an integer in " + std::to_string(lo) + ".." + std::to_string(hi),
+             printableExcerpt(v));
+    }
+    return x;
+}
+
+// True when `path` is a safetensors file whose metadata says it is a `format` file: a file this
+// tool wrote, which it may replace or remove.
+bool writtenByCache(const std::string& path, const char* format) {
+    try {
+        return SafetensorsFile::open(path).meta("format") == format;
+    } catch (const OnceError&) {
+        return false;
+    }
+}
+
+void requireFreeOrOurs(const std::string& path, const char* format) {
+    std::error_code ec;
+    if (fs::symlink_status(path, ec).type() != fs::file_type::not_found &&
+        !writtenByCache(path, format)) {
+        fail("a file the cache did not write has the name of a cache file; move it away", path,
+             "name", std::string("nothing or a ") + format + " file", "another file");
+    }
+}
+
+// "shard-00001.safetensors.tmp-1234": an atomic write of a cache file that a kill interrupted.
+bool isCacheTemporary(const std::string& name) {
+    const auto at = name.rfind(".tmp-");
+    if (at == std::string::npos || at + 5 == name.size()) {
+        return false;
+    }
+    for (std::size_t i = at + 5; i < name.size(); ++i) {
+        if (name[i] < '0' || name[i] > '9') {
+            return false;
+        }
+    }
+    const std::string base = name.substr(0, at);
+    return base == "manifest.json" || stageAShardIndex(base) >= 0 || stageAPendingIndex(base) >= 0;
+}
+
+StageAManifest readManifest(const std::string& path) {
+    return parseStageAManifest(readFileLimited(path, kMaxStageAManifestBytes), path);
+}
+
+void writeManifest(const std::string& path, const StageAManifest& m) {
+    writeFileAtomically(path, m.toJson().dump(1));
+}
+
+// A finished video waiting for its shard.
+struct Buffered {
+    std::size_t index = 0;
+    bool done = false;
+    std::int64_t tokens = 0, reps = 0;
+    std::string error;
+    std::string pendingFile;
+};
+
 struct Pending {
     std::vector<at::Tensor> reps, weights, category, video, bin;
-    std::vector<std::size_t> videos;  // corpus indices finished (or failed) into this shard
+    std::vector<Buffered> videos;
     std::int64_t rows = 0;
 };
 
 }  // namespace
 
-std::vector<CorpusEntry> readCorpusManifest(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) {
-        fail("cannot open the corpus manifest", path);
+void SketchCacheOptions::validate() const {
+    sketch.validate();
+    if (cap < 0 || cap > kMaxStageACount) {
+        fail("invalid Stage-A option", {}, "cap", "0.." + std::to_string(kMaxStageACount),
+             std::to_string(cap));
     }
+    if (shardRows < 1 || shardRows > kMaxStageACount) {
+        fail("invalid Stage-A option", {}, "shard-rows", "1.." + std::to_string(kMaxStageACount),
+             std::to_string(shardRows));
+    }
+}
+
+std::vector<CorpusEntry> readCorpusManifest(const std::string& path) {
+    const std::string text = readFileLimited(path, kMaxCorpusManifestBytes);
     std::vector<CorpusEntry> out;
-    std::string line;
-    int lineNo = 0;
     const fs::path base = fs::path(path).parent_path();
-    while (std::getline(in, line)) {
+    std::size_t pos = 0;
+    int lineNo = 0;
+    while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) {
+            end = text.size();
+        }
+        const std::string_view line(text.data() + pos, end - pos);
+        pos = end + 1;
         ++lineNo;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) {
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
             continue;
         }
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(line);
-        } catch (const std::exception& e) {
-            fail("invalid JSON in the corpus manifest", path, "line " + std::to_string(lineNo),
-                 "one JSON object per line", e.what());
+        const std::string where = "line " + std::to_string(lineNo);
+        const nlohmann::json j = parseJsonText(line, path, where);
+        const nlohmann::json* video = j.is_object() ? jsonFind(j, "video", path, where) : nullptr;
+        if (!video || !video->is_string() || video->get<std::string>().empty()) {
+            fail("corpus manifest line without a \"video\" path", path, where,
+                 "{\"video\": path, \"category\": name}", printableExcerpt(line));
         }
-        if (!j.is_object() || !j.contains("video") || !j["video"].is_string()) {
-            fail("corpus manifest line without a \"video\" path", path,
-                 "line " + std::to_string(lineNo), "{\"video\": path, \"category\": name}", line);
+        const std::string v = video->get<std::string>();
+        if (v.find('\0') != std::string::npos) {
+            fail("a corpus video path contains a NUL byte", path, where + ".video",
+                 "a path without NUL bytes", printableExcerpt(v));
         }
         CorpusEntry e;
-        fs::path p = j["video"].get<std::string>();
+        fs::path p = v;
         e.source = (p.is_relative() ? base / p : p).lexically_normal().string();
-        if (j.contains("category") && j["category"].is_string()) {
-            e.category = j["category"].get<std::string>();
-        }
+        e.category = jsonStringOr(j, "category", "", path, where);
         out.push_back(std::move(e));
     }
     if (out.empty()) {
@@ -121,189 +255,394 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
                                     const std::string& cacheDir, const SketchCacheOptions& options,
                                     const VideoEncodeFn& encodeVideo, Progress* progress) {
     const auto start = std::chrono::steady_clock::now();
-    fs::create_directories(cacheDir);
-    const std::string manifestPath = cacheDir + "/manifest.json";
-    nlohmann::json request = requestJson(corpus, options);
-    nlohmann::json m;
-    if (fs::exists(manifestPath)) {
-        m = nlohmann::json::parse(readWholeFile(manifestPath));
-        if (m.value("format", "") != kCacheFormat) {
-            fail("not a Stage-A cache manifest", manifestPath, "format", kCacheFormat,
-                 m.value("format", ""));
+    options.validate();
+    if (corpus.empty()) {
+        fail("the corpus lists no video", cacheDir, "corpus", ">= 1 video", "0");
+    }
+    const fs::path dir(cacheDir);
+    const std::string manifestPath = (dir / "manifest.json").string();
+    const nlohmann::json request = requestJson(corpus, options);
+    const std::string requestDump = request.dump();
+    const std::string requestSha = Sha256::hex(requestDump.data(), requestDump.size());
+
+    // The folder: new, empty, a Stage-A cache of this tool (resumed), or refused.
+    std::error_code ec;
+    const auto dirStatus = fs::status(dir, ec);
+    bool createdDir = false;
+    if (!fs::exists(dirStatus)) {
+        fs::create_directories(dir, ec);
+        if (ec) {
+            fail("cannot create the cache folder: " + ec.message(), cacheDir, "output",
+                 "a folder that can be created", "an error");
         }
+        createdDir = true;
+    } else if (!fs::is_directory(dirStatus)) {
+        fail("the cache folder is a file", cacheDir, "output", "a folder", "a file");
+    }
+    StageAManifest m;
+    const bool fresh = !fs::exists(fs::symlink_status(manifestPath, ec));
+    if (!fresh) {
+        m = readManifest(manifestPath);
         for (auto& [key, value] : request.items()) {
-            if (m["request"][key] != value) {
-                fail(
-                    "the cache was started with other options or another corpus; use a new "
-                    "folder or the same options",
-                    manifestPath, key, m["request"][key].dump().substr(0, 200),
-                    value.dump().substr(0, 200));
+            const nlohmann::json saved = m.request.contains(key) ? m.request[key] : nullptr;
+            if (saved == value) {
+                continue;
             }
+            std::string field = key;
+            if (key == "corpus" && saved.is_array()) {  // name the first differing entry
+                for (std::size_t i = 0; i < value.size(); ++i) {
+                    if (i >= saved.size() || saved[i] != value[i]) {
+                        field = "corpus[" + std::to_string(i) + "]";
+                        break;
+                    }
+                }
+                if (field == key && saved.size() != value.size()) {
+                    field = "corpus (" + std::to_string(saved.size()) + " videos)";
+                }
+            }
+            fail(
+                "the cache was started with other options or another corpus; use a new folder "
+                "or the same options",
+                manifestPath, field, printableExcerpt(saved.dump(), 200),
+                printableExcerpt(value.dump(), 200));
         }
     } else {
+        std::vector<std::string> present, temporaries;
+        for (const auto& entry : fs::directory_iterator(dir, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (isCacheTemporary(name)) {
+                temporaries.push_back(entry.path().string());
+                continue;
+            }
+            if (stageAShardIndex(name) >= 0 || stageAPendingIndex(name) >= 0) {
+                fail(
+                    "the folder holds a cache file but no manifest.json; it is not a cache this "
+                    "tool can resume: choose a new or empty folder",
+                    entry.path().string(), "manifest.json", "present", "missing");
+            }
+            present.push_back(name);
+        }
+        if (ec) {
+            fail("cannot list the cache folder: " + ec.message(), cacheDir);
+        }
+        if (!temporaries.empty()) {
+            // Only a run of this tool killed while writing its first manifest leaves these; in
+            // a folder that holds anything else they might be someone's, and stay.
+            if (!present.empty()) {
+                fail(
+                    "the folder holds an interrupted cache file but no manifest.json; choose a "
+                    "new or empty folder",
+                    temporaries.front(), "manifest.json", "present", "missing");
+            }
+            for (const auto& t : temporaries) {
+                fs::remove(t, ec);
+            }
+        }
+        if (!present.empty() && !options.force) {
+            fail(
+                "the output folder is not empty and is not a Stage-A cache; choose a new or empty "
+                "folder, or pass --force to write the cache beside its files (they are left "
+                "untouched)",
+                cacheDir, "output", "a new or empty folder, or a Stage-A cache",
+                std::to_string(present.size()) + " other entries, e.g. " +
+                    printableExcerpt(present.front()));
+        }
         std::vector<std::int64_t> counts;
         for (const auto& e : corpus) {
             counts.push_back(knownTokenCount(e.source));
         }
-        std::int64_t mMax = resolveCappedMMax(counts, options.sketch, options.cap);
-        nlohmann::json categories = nlohmann::json::array();
-        std::vector<std::string> seen;
+        m.request = request;
+        m.bins = options.sketch.bins;
+        m.mMin = options.sketch.mMin;
+        m.mMaxRequested = options.sketch.mMax;
+        m.shardRows = options.shardRows;
         for (const auto& e : corpus) {
-            if (!e.category.empty() &&
-                std::find(seen.begin(), seen.end(), e.category) == seen.end()) {
-                seen.push_back(e.category);
-                categories.push_back(e.category);
+            m.sources.push_back(e.source);
+            m.sourceCategories.push_back(e.category);
+            if (!e.category.empty() && std::find(m.categories.begin(), m.categories.end(),
+                                                 e.category) == m.categories.end()) {
+                m.categories.push_back(e.category);
             }
         }
-        nlohmann::json videos = nlohmann::json::array();
-        for (std::size_t i = 0; i < corpus.size(); ++i) {
-            videos.push_back({{"status", "pending"}});
+        m.mMax = resolveCappedMMax(counts, options.sketch, options.cap);
+        m.backbone = options.backbone;
+        m.videos.resize(corpus.size());
+        writeManifest(manifestPath, m);
+    }
+
+    // Leftovers of a killed run of this cache (never files of anyone else): interrupted atomic
+    // writes, and pending sketches whose shard was committed before the kill.
+    if (!fresh) {
+        for (const auto& entry : fs::directory_iterator(dir, ec)) {
+            const std::string name = entry.path().filename().string();
+            const std::int64_t pendingOf = stageAPendingIndex(name);
+            const bool committed =
+                pendingOf >= 0 && std::size_t(pendingOf) < m.videos.size() &&
+                m.videos[std::size_t(pendingOf)].status != StageAVideoRecord::Status::Pending;
+            if (isCacheTemporary(name) ||
+                (committed && writtenByCache(entry.path().string(), kStageAPendingFormat))) {
+                fs::remove(entry.path(), ec);
+            }
         }
-        m = {{"format", kCacheFormat},
-             {"request", request},
-             {"m_max", mMax},
-             {"categories", categories},
-             {"backbone", options.backbone},
-             {"feature_source", ""},
-             {"dim", 0},
-             {"videos", videos},
-             {"shards", nlohmann::json::array()},
-             {"complete", false}};
-        writeFileAtomically(manifestPath, m.dump(1));
     }
 
     SketchOptions so = options.sketch;
-    so.mMax = m["m_max"].get<std::int64_t>();
-    std::vector<std::string> categories = m["categories"].get<std::vector<std::string>>();
-    auto categoryIndex = [&](const std::string& c) {
-        auto it = std::find(categories.begin(), categories.end(), c);
-        return it == categories.end() ? -1 : int(it - categories.begin());
-    };
-    // Anything beyond the committed shards is a leftover of a killed run: it is rewritten.
-    const std::size_t committedShards = m["shards"].size();
-    for (const auto& entry : fs::directory_iterator(cacheDir)) {
-        std::string name = entry.path().filename().string();
-        bool stray = name.find(".tmp-") != std::string::npos;
-        if (name.rfind("shard-", 0) == 0 && name.size() == 23) {
-            stray = stray || std::stoul(name.substr(6, 5)) >= committedShards;
-        }
-        if (stray) {
-            fs::remove(entry.path());
-        }
-    }
-
+    so.mMax = m.mMax;
     SketchCacheSummary s;
     s.videos = std::int64_t(corpus.size());
     s.mMax = so.mMax;
-    for (const auto& v : m["videos"]) {
-        s.resumed += v["status"] != "pending" ? 1 : 0;
-    }
-    std::size_t first = 0;  // resume point: the first pending video
-    while (first < corpus.size() && m["videos"][first]["status"] != "pending") {
+    std::size_t first = 0;  // resume point: the first video not in a shard
+    while (first < corpus.size() && m.videos[first].status != StageAVideoRecord::Status::Pending) {
         ++first;
     }
-    std::string backbone = m["backbone"].get<std::string>();
-    std::int64_t dim = m["dim"].get<std::int64_t>();
+    s.resumed = std::int64_t(first);
+    std::string backbone = m.backbone;
+    std::int64_t dim = m.dim;
     Pending buf;
+    bool wroteVideo = false;  // a pending file or shard of this run exists
 
     auto flush = [&] {
         if (buf.videos.empty()) {
             return;
         }
-        const std::size_t shard = m["shards"].size();
-        std::int64_t rowBegin = 0;
-        for (const auto& sh : m["shards"]) {
-            rowBegin += sh["rows"].get<std::int64_t>();
-        }
+        const std::size_t shard = m.shards.size();
+        std::int64_t row = m.committedRows();
         if (buf.rows > 0) {
+            const std::string path = (dir / stageAShardName(shard)).string();
+            requireFreeOrOurs(path, kStageAShardFormat);
             SafetensorsWriter w;
             addTensor(w, "reps", at::cat(buf.reps).to(at::kBFloat16));
             addTensor(w, "weights", at::cat(buf.weights));
             addTensor(w, "category", at::cat(buf.category));
             addTensor(w, "video", at::cat(buf.video));
             addTensor(w, "bin", at::cat(buf.bin));
-            w.setMetadata("format", "once-sketch-shard/1");
-            w.write(cacheDir + "/" + shardName(shard));
-            m["shards"].push_back({{"file", shardName(shard)}, {"rows", buf.rows}});
+            w.setMetadata("format", kStageAShardFormat);
+            w.write(path);
+            m.shards.push_back({stageAShardName(shard), buf.rows});
         }
-        std::int64_t row = rowBegin;
-        for (std::size_t i = 0; i < buf.videos.size(); ++i) {
-            auto& v = m["videos"][buf.videos[i]];
-            if (v["status"] == "running") {
-                v["status"] = "done";
-                v["shard"] = shardName(shard);
-                v["row_begin"] = row;
-                row += v["reps"].get<std::int64_t>();
-                v["row_end"] = row;
+        for (const Buffered& b : buf.videos) {
+            StageAVideoRecord& v = m.videos[b.index];
+            if (b.done) {
+                v.status = StageAVideoRecord::Status::Done;
+                v.tokens = b.tokens;
+                v.reps = b.reps;
+                v.shard = stageAShardName(shard);
+                v.rowBegin = row;
+                row += b.reps;
+                v.rowEnd = row;
+            } else {
+                v.status = StageAVideoRecord::Status::Failed;
+                v.error = b.error;
             }
         }
-        m["backbone"] = backbone;
-        m["dim"] = dim;
-        writeFileAtomically(manifestPath, m.dump(1));
+        m.backbone = backbone;
+        m.dim = dim;
+        writeManifest(manifestPath, m);
+        for (const Buffered& b : buf.videos) {  // now in the shard: the tool's own files
+            fs::remove(b.pendingFile, ec);
+        }
         buf = Pending{};
     };
 
-    if (progress) {
-        progress->begin("Stage A sketch", double(corpus.size()));
-        progress->update(double(first));
-    }
-    for (std::size_t i = first; i < corpus.size(); ++i) {
-        auto& v = m["videos"][i];
-        try {
-            VideoTokens t = loadTokens(corpus[i].source, encodeVideo, nullptr);
-            if (!backbone.empty() && !t.backbone.empty() && t.backbone != backbone) {
-                fail("a corpus video was encoded by another backbone", corpus[i].source, "backbone",
-                     backbone, t.backbone);
-            }
-            if (backbone.empty()) {
-                backbone = t.backbone;
-            }
-            if (dim == 0) {
-                dim = t.features.size(-1);
-            } else if (t.features.size(-1) != dim) {
-                fail("feature width differs from the rest of the corpus", corpus[i].source, "D",
-                     std::to_string(dim), std::to_string(t.features.size(-1)));
-            }
-            VideoSketch sk = sketchVideo(t.features, t.frameTimes, so, std::int64_t(i));
-            const std::int64_t reps = sk.reps.size(0);
-            buf.reps.push_back(sk.reps);
-            buf.weights.push_back(sk.weights);
-            buf.category.push_back(at::full({reps}, categoryIndex(corpus[i].category), at::kInt));
-            buf.video.push_back(at::full({reps}, std::int64_t(i), at::kInt));
-            buf.bin.push_back(sk.bins);
-            buf.rows += reps;
-            v["status"] = "running";
-            v["tokens"] = sk.numTokens;
-            v["reps"] = reps;
-            s.tokensThisRun += sk.numTokens;
-        } catch (const OnceError& e) {
-            if (!options.skipErrors) {
-                throw;
-            }
-            v["status"] = "failed";
-            v["error"] = e.what();
+    // Adds a finished video to the buffer (from this run or from a pending file).
+    auto accept = [&](std::size_t i, const std::string& file, const std::string& videoBackbone,
+                      const at::Tensor& reps, const at::Tensor& weights, const at::Tensor& bins,
+                      std::int64_t tokens) {
+        if (!backbone.empty() && !videoBackbone.empty() && videoBackbone != backbone) {
+            fail("a corpus video was encoded by another backbone", file, "backbone", backbone,
+                 videoBackbone);
         }
-        buf.videos.push_back(i);
-        if (buf.rows >= options.shardRows) {
-            flush();
+        if (backbone.empty()) {
+            backbone = videoBackbone;
+        }
+        if (dim == 0) {
+            dim = reps.size(1);
+        } else if (reps.size(1) != dim) {
+            fail("feature width differs from the rest of the corpus", file, "D",
+                 std::to_string(dim), std::to_string(reps.size(1)));
+        }
+        const std::int64_t n = reps.size(0);
+        buf.reps.push_back(reps);
+        buf.weights.push_back(weights);
+        buf.category.push_back(at::full({n}, m.categoryIndexOf(i), at::kInt));
+        buf.video.push_back(at::full({n}, std::int64_t(i), at::kInt));
+        buf.bin.push_back(bins);
+        buf.rows += n;
+        buf.videos.push_back({i, true, tokens, n, {}, {}});
+    };
+
+    // Recovers the pending files a stopped run left, in corpus order.
+    auto recover = [&](std::size_t i, const std::string& path) {
+        auto f = SafetensorsFile::open(path);
+        if (f.meta("format") != kStageAPendingFormat) {
+            fail("not a pending Stage-A sketch", path, "format", kStageAPendingFormat,
+                 printableExcerpt(f.meta("format")));
+        }
+        if (f.meta("request_sha256") != requestSha) {
+            fail("the pending sketch is of other options or another corpus", path, "request_sha256",
+                 requestSha, printableExcerpt(f.meta("request_sha256")));
+        }
+        metaInt(f, "video", std::int64_t(i), std::int64_t(i));
+        const std::string status = f.meta("status");
+        if (status == "failed") {
+            buf.videos.push_back({i, false, 0, 0, f.meta("error"), path});
+            return;
+        }
+        if (status != "done") {
+            fail("invalid pending sketch status", path, "status", "done or failed",
+                 printableExcerpt(status));
+        }
+        const std::int64_t tokens =
+            metaInt(f, "tokens", 0, std::numeric_limits<std::int32_t>::max());
+        checkEntry(f, "reps", DType::F32, {-1, dim > 0 ? dim : -1});
+        const std::int64_t n = f.entry("reps").shape[0], d = f.entry("reps").shape[1];
+        if (n > std::min(tokens, so.mMax) || d < 1 || d > kMaxStageADim) {
+            fail("a pending sketch has more representatives than it can", path, "reps",
+                 "at most " + std::to_string(std::min(tokens, so.mMax)) + " rows of width 1.." +
+                     std::to_string(kMaxStageADim),
+                 shapeText({n, d}));
+        }
+        checkEntry(f, "weights", DType::I32, {n});
+        checkEntry(f, "bin", DType::I32, {n});
+        at::Tensor reps = loadTensor(f, "reps").clone();
+        at::Tensor weights = loadTensor(f, "weights").clone();
+        at::Tensor bins = loadTensor(f, "bin").clone();
+        if (!at::isfinite(reps).all().item<bool>()) {
+            fail("a pending sketch holds non-finite values", path, "reps", "finite values",
+                 "NaN or infinity");
+        }
+        checkRange(weights, 1, std::int64_t(std::numeric_limits<std::int32_t>::max()) + 1, path,
+                   "weights", "source counts");
+        checkRange(bins, 0, so.bins, path, "bin", "timeline bins");
+        if (weights.sum().item<std::int64_t>() != tokens) {
+            fail("a pending sketch's source counts do not sum to its token count", path, "weights",
+                 std::to_string(tokens), std::to_string(weights.sum().item<std::int64_t>()));
+        }
+        accept(i, path, f.meta("backbone"), reps, weights, bins, tokens);
+        buf.videos.back().pendingFile = path;
+    };
+
+    auto writePending = [&](std::size_t i, const VideoSketch* sk, const std::string& videoBackbone,
+                            const std::string& error) {
+        const std::string path = (dir / stageAPendingName(i)).string();
+        requireFreeOrOurs(path, kStageAPendingFormat);
+        SafetensorsWriter w;
+        if (sk) {
+            addTensor(w, "reps", sk->reps.contiguous());
+            addTensor(w, "weights", sk->weights.contiguous());
+            addTensor(w, "bin", sk->bins.contiguous());
+            w.setMetadata("tokens", std::to_string(sk->numTokens));
+            w.setMetadata("backbone", videoBackbone);
+        } else {
+            w.setMetadata("error", error);
+        }
+        w.setMetadata("format", kStageAPendingFormat);
+        w.setMetadata("status", sk ? "done" : "failed");
+        w.setMetadata("video", std::to_string(i));
+        w.setMetadata("request_sha256", requestSha);
+        w.write(path);
+        wroteVideo = true;
+        return path;
+    };
+
+    try {
+        std::size_t next = first;
+        while (next < corpus.size()) {
+            const std::string path = (dir / stageAPendingName(next)).string();
+            if (!fs::exists(fs::symlink_status(path, ec))) {
+                break;
+            }
+            recover(next, resolveInside(cacheDir, stageAPendingName(next), cacheDir,
+                                        stageAPendingName(next)));
+            ++next;
+            ++s.resumed;
+            if (buf.rows >= options.shardRows) {  // where the stopped run cut (or was cutting)
+                flush();
+            }
         }
         if (progress) {
-            double secs =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            progress->update(double(i + 1), std::to_string(std::int64_t(double(s.tokensThisRun) /
-                                                                        std::max(secs, 1e-9))) +
-                                                " tokens/s");
+            progress->begin("Stage A sketch", double(corpus.size()));
+            progress->update(double(next));
+        }
+        for (std::size_t i = next; i < corpus.size(); ++i) {
+            const std::string& source = corpus[i].source;
+            std::optional<VideoSketch> sk;
+            std::string videoBackbone, error;
+            try {
+                StageAVideo t = loadTokens(source, encodeVideo, nullptr);
+                if (!backbone.empty() && !t.backbone.empty() && t.backbone != backbone) {
+                    fail("a corpus video was encoded by another backbone", source, "backbone",
+                         backbone, t.backbone);
+                }
+                if (dim != 0 && t.features.dim() >= 2 && t.features.size(-1) != dim) {
+                    fail("feature width differs from the rest of the corpus", source, "D",
+                         std::to_string(dim), std::to_string(t.features.size(-1)));
+                }
+                try {
+                    sk = sketchVideo(t.features, t.frameTimes, so, std::int64_t(i));
+                } catch (const OnceError& e) {
+                    rethrowNamingFile(e, source);
+                }
+                videoBackbone = t.backbone;
+                s.tokensThisRun += sk->numTokens;
+            } catch (const OnceError& e) {
+                if (!options.skipErrors) {
+                    throw;
+                }
+                error = e.what();
+            }
+            // Kept before anything else happens, so a stop from here on loses nothing.
+            const std::string pendingFile =
+                writePending(i, sk ? &*sk : nullptr, videoBackbone, error);
+            if (sk) {
+                accept(i, source, videoBackbone, sk->reps, sk->weights, sk->bins, sk->numTokens);
+            } else {
+                buf.videos.push_back({i, false, 0, 0, error, {}});
+            }
+            buf.videos.back().pendingFile = pendingFile;
+            if (buf.rows >= options.shardRows) {
+                flush();
+            }
+            if (progress) {
+                double secs =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                progress->update(
+                    double(i + 1),
+                    std::to_string(std::int64_t(double(s.tokensThisRun) / std::max(secs, 1e-9))) +
+                        " tokens/s");
+            }
+        }
+        flush();
+    } catch (const OnceError&) {
+        // A new cache that never got a video leaves nothing behind (the user may rerun with
+        // other options); one with finished videos stays resumable.
+        if (fresh && !wroteVideo && m.shards.empty()) {
+            fs::remove(manifestPath, ec);
+            if (createdDir) {
+                fs::remove(dir, ec);  // only when empty
+            }
+        }
+        throw;
+    }
+    m.complete = true;
+    writeManifest(manifestPath, m);
+    // Shards past the end that a killed run of other results wrote, and stray pending files.
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        const std::int64_t shard = stageAShardIndex(name);
+        if ((shard >= 0 && std::size_t(shard) >= m.shards.size() &&
+             writtenByCache(entry.path().string(), kStageAShardFormat)) ||
+            (stageAPendingIndex(name) >= 0 &&
+             writtenByCache(entry.path().string(), kStageAPendingFormat))) {
+            fs::remove(entry.path(), ec);
         }
     }
-    flush();
-    m["complete"] = true;
-    writeFileAtomically(manifestPath, m.dump(1));
-    for (const auto& v : m["videos"]) {
-        if (v["status"] == "done") {
+    for (const auto& v : m.videos) {
+        if (v.status == StageAVideoRecord::Status::Done) {
             ++s.done;
-            s.reps += v["reps"].get<std::int64_t>();
-            s.tokens += v["tokens"].get<std::int64_t>();
-        } else if (v["status"] == "failed") {
+            s.reps += v.reps;
+            s.tokens += v.tokens;
+        } else if (v.status == StageAVideoRecord::Status::Failed) {
             ++s.failed;
         }
     }
@@ -312,48 +651,120 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
 }
 
 SketchCache SketchCache::load(const std::string& cacheDir) {
-    const std::string manifestPath = cacheDir + "/manifest.json";
-    if (!fs::exists(manifestPath)) {
+    const std::string manifestPath = (fs::path(cacheDir) / "manifest.json").string();
+    std::error_code ec;
+    if (!fs::exists(fs::status(manifestPath, ec))) {
         fail("no Stage-A cache here (manifest.json missing)", cacheDir, "manifest.json");
     }
-    nlohmann::json m = nlohmann::json::parse(readWholeFile(manifestPath));
-    if (m.value("format", "") != kCacheFormat) {
-        fail("not a Stage-A cache manifest", manifestPath, "format", kCacheFormat,
-             m.value("format", ""));
-    }
-    if (!m.value("complete", false)) {
+    const StageAManifest m = readManifest(manifestPath);
+    if (!m.complete) {
         fail("the Stage-A cache is unfinished: rerun `once train sketch` to resume it",
              manifestPath, "complete", "true", "false");
     }
+    if (m.shards.empty()) {
+        fail("the Stage-A cache holds no representative", manifestPath, "shards", ">= 1", "0");
+    }
+    // Every shard's header first: the row counts the manifest states must be backed by the
+    // files before anything is allocated for them.
+    std::vector<SafetensorsFile> files;
+    for (std::size_t i = 0; i < m.shards.size(); ++i) {
+        const auto& sh = m.shards[i];
+        const std::string field = "shards[" + std::to_string(i) + "].file";
+        files.push_back(
+            SafetensorsFile::open(resolveInside(cacheDir, sh.file, manifestPath, field)));
+        const SafetensorsFile& f = files.back();
+        if (f.meta("format") != kStageAShardFormat) {
+            fail("not a Stage-A cache shard", f.path(), "format", kStageAShardFormat,
+                 printableExcerpt(f.meta("format")));
+        }
+        checkEntry(f, "reps", DType::BF16, {sh.rows, m.dim});
+        for (const char* name : {"weights", "category", "video", "bin"}) {
+            checkEntry(f, name, DType::I32, {sh.rows});
+        }
+    }
+    // What the manifest says every row must hold: its video and that video's category.
+    const std::int64_t total = m.committedRows();
+    at::Tensor expectVideo = at::empty({total}, at::kInt);
+    at::Tensor expectCategory = at::empty({total}, at::kInt);
+    std::vector<std::int64_t> videoTokens(m.videos.size(), -1);
+    for (std::size_t i = 0; i < m.videos.size(); ++i) {
+        const StageAVideoRecord& v = m.videos[i];
+        if (v.status == StageAVideoRecord::Status::Done) {
+            expectVideo.slice(0, v.rowBegin, v.rowEnd).fill_(std::int64_t(i));
+            expectCategory.slice(0, v.rowBegin, v.rowEnd).fill_(m.categoryIndexOf(i));
+            videoTokens[i] = v.tokens;
+        }
+    }
     SketchCache c;
     std::vector<at::Tensor> reps, weights, category, video, bin;
-    for (const auto& sh : m["shards"]) {
-        auto f = SafetensorsFile::open(cacheDir + "/" + sh["file"].get<std::string>());
-        at::Tensor r = loadTensor(f, "reps");
-        if (r.size(0) != sh["rows"].get<std::int64_t>()) {
-            fail("shard row count differs from the manifest", f.path(), "reps", sh["rows"].dump(),
-                 std::to_string(r.size(0)));
+    std::int64_t row = 0;
+    for (std::size_t i = 0; i < m.shards.size(); ++i) {
+        const SafetensorsFile& f = files[i];
+        const std::string& file = f.path();
+        const std::int64_t n = m.shards[i].rows;
+        at::Tensor r = loadTensor(f, "reps").clone();
+        at::Tensor w = loadTensor(f, "weights").clone();
+        at::Tensor g = loadTensor(f, "category").clone();
+        at::Tensor v = loadTensor(f, "video").clone();
+        at::Tensor b = loadTensor(f, "bin").clone();
+        if (!at::isfinite(r).all().item<bool>()) {
+            fail("a cache shard holds non-finite representatives", file, "reps", "finite values",
+                 "NaN or infinity");
         }
-        reps.push_back(r.clone());
-        weights.push_back(loadTensor(f, "weights").clone());
-        category.push_back(loadTensor(f, "category").clone());
-        video.push_back(loadTensor(f, "video").clone());
-        bin.push_back(loadTensor(f, "bin").clone());
-    }
-    if (reps.empty()) {
-        fail("the Stage-A cache holds no representative", manifestPath, "shards", ">= 1", "0");
+        checkRange(w, 1, std::int64_t(std::numeric_limits<std::int32_t>::max()) + 1, file,
+                   "weights", "source counts");
+        checkRange(v, 0, std::int64_t(m.videos.size()), file, "video", "corpus indices");
+        checkRange(g, -1, std::int64_t(m.categories.size()), file, "category", "category indices");
+        checkRange(b, 0, m.bins, file, "bin", "timeline bins");
+        const at::Tensor ev = expectVideo.slice(0, row, row + n);
+        if (!v.equal(ev)) {
+            const at::Tensor bad = v.ne(ev);
+            const std::int64_t k = bad.nonzero().index({0, 0}).item<std::int64_t>();
+            fail("a cache shard's rows are not the videos the manifest assigns to them", file,
+                 "video",
+                 "video " + std::to_string(ev[k].item<std::int64_t>()) + " at row " +
+                     std::to_string(k),
+                 firstBad(bad, v));
+        }
+        const at::Tensor eg = expectCategory.slice(0, row, row + n);
+        if (!g.equal(eg)) {
+            const at::Tensor bad = g.ne(eg);
+            const std::int64_t k = bad.nonzero().index({0, 0}).item<std::int64_t>();
+            fail("a cache shard's categories are not those of its videos", file, "category",
+                 "category " + std::to_string(eg[k].item<std::int64_t>()) + " at row " +
+                     std::to_string(k),
+                 firstBad(bad, g));
+        }
+        row += n;
+        reps.push_back(r);
+        weights.push_back(w);
+        category.push_back(g);
+        video.push_back(v);
+        bin.push_back(b);
     }
     c.reps = at::cat(reps);
     c.weights = at::cat(weights);
     c.category = at::cat(category);
     c.video = at::cat(video);
     c.bin = at::cat(bin);
-    c.categories = m["categories"].get<std::vector<std::string>>();
-    for (const auto& e : m["request"]["corpus"]) {
-        c.sources.push_back(e["source"].get<std::string>());
+    // Every done video's source counts sum to its token count.
+    at::Tensor sums = at::zeros({std::int64_t(m.videos.size())}, at::kLong)
+                          .index_add_(0, c.video.to(at::kLong), c.weights.to(at::kLong));
+    const std::int64_t* ps = sums.data_ptr<std::int64_t>();
+    for (std::size_t i = 0; i < m.videos.size(); ++i) {
+        if (videoTokens[i] >= 0 && ps[i] != videoTokens[i]) {
+            fail("a video's source counts in the cache do not sum to its token count",
+                 (fs::path(cacheDir) / m.videos[i].shard).string(), "weights",
+                 std::to_string(videoTokens[i]) + " (videos[" + std::to_string(i) +
+                     "].tokens in manifest.json)",
+                 std::to_string(ps[i]));
+        }
     }
-    c.backbone = m.value("backbone", "");
-    c.manifestJson = m.dump();
+    c.categories = m.categories;
+    c.sources = m.sources;
+    c.backbone = m.backbone;
+    c.featureSource = m.featureSource;
+    c.manifestJson = m.toJson().dump();
     return c;
 }
 

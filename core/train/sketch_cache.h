@@ -1,11 +1,17 @@
 #pragma once
 // The Stage-A cache (DESIGN §2): a folder of shards `shard-NNNNN.safetensors` (reps BF16 [U, D],
 // weights I32 [U], category I32 [U], video I32 [U], bin I32 [U]) and `manifest.json` with the
-// run's options and every video's status. Shards are cut at fixed row counts in corpus order
-// and every file is written atomically, shard first, manifest second: a run killed at any moment
-// resumes after the last committed shard and ends with the same bytes as an uninterrupted run.
+// run's options and every video's status (layout and checks: train/stage_a_manifest.h). Shards
+// are cut at fixed row counts in corpus order. Each finished video's sketch is first kept in its
+// own `pending-NNNNNNNN.safetensors` until the shard it belongs to is full, so that a stopped run
+// loses no finished video whatever the shard size. Every file is written atomically (pending
+// file; then shard, manifest, removal of the shard's pending files): a run killed at any moment
+// resumes after its last finished video and ends with the same bytes as an uninterrupted run.
+// The folder is the tool's: a new cache goes only into a new or empty folder (or, with `force`,
+// beside files it leaves untouched), and nothing the tool did not write is ever deleted.
 #include <ATen/core/Tensor.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -17,7 +23,12 @@
 namespace once {
 
 /// One line of the corpus manifest (JSONL): {"video": path, "category": name}. Relative paths
-/// are resolved against the manifest's folder; a missing or null category is "".
+/// are resolved against the manifest's folder; a missing or null category is "". Throws
+/// OnceError naming the file and line for invalid JSON, a missing or empty path, a category that
+/// is not a string, or a file over kMaxCorpusManifestBytes.
+/// Largest corpus manifest read (512 MiB, a few million lines).
+constexpr std::size_t kMaxCorpusManifestBytes = std::size_t(512) << 20;
+
 struct CorpusEntry {
     std::string source;
     std::string category;
@@ -25,13 +36,13 @@ struct CorpusEntry {
 std::vector<CorpusEntry> readCorpusManifest(const std::string& path);
 
 /// What Stage A needs of one video.
-struct VideoTokens {
+struct StageAVideo {
     at::Tensor features;    ///< [T, P, D]
     at::Tensor frameTimes;  ///< [T] seconds (may be undefined: frame index)
     std::string backbone;
 };
 /// Decodes and encodes a video file (entries that are not .safetensors feature files).
-using VideoEncodeFn = std::function<VideoTokens(const std::string& path, Progress* progress)>;
+using VideoEncodeFn = std::function<StageAVideo(const std::string& path, Progress* progress)>;
 
 struct SketchCacheOptions {
     SketchOptions sketch;
@@ -39,6 +50,13 @@ struct SketchCacheOptions {
     std::int64_t shardRows = 65536;
     std::string backbone;     ///< expected backbone; empty: taken from the first video
     bool skipErrors = false;  ///< record a failing video as "failed" instead of stopping
+    /// Start a cache in a non-empty folder that holds no cache (its files are left untouched;
+    /// names the cache writes must still be free).
+    bool force = false;
+
+    /// OnceError naming the option: sketch.validate(), cap < 0, shard rows < 1, counts above
+    /// kMaxStageACount.
+    void validate() const;
 };
 
 struct SketchCacheSummary {
@@ -50,7 +68,9 @@ struct SketchCacheSummary {
 };
 
 /// Builds or resumes the cache in `cacheDir`. Resuming checks that the corpus and options are
-/// those of the manifest and refuses a mismatch naming the field. Throws Cancelled via progress.
+/// those of the manifest and refuses a mismatch naming the field. A folder that is neither new,
+/// empty nor a Stage-A cache is refused unless options.force. Throws Cancelled via progress;
+/// every video finished before that is kept. A new cache whose first video fails is removed.
 SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
                                     const std::string& cacheDir, const SketchCacheOptions& options,
                                     const VideoEncodeFn& encodeVideo, Progress* progress = nullptr);
@@ -67,7 +87,11 @@ struct SketchCache {
     std::string backbone;
     std::string featureSource;
     std::string manifestJson;
-    /// Loads every shard; throws OnceError when the cache is unfinished or damaged.
+    /// Loads every shard; throws OnceError naming the file and the entry or tensor when the
+    /// cache is unfinished or damaged: the manifest's checks (parseStageAManifest), shard names
+    /// outside the folder, tensors of the wrong type or length, non-finite representatives,
+    /// weights < 1, video, category or bin indices out of range or not those the manifest
+    /// assigns to the rows, source counts not summing to a video's token count.
     static SketchCache load(const std::string& cacheDir);
 };
 

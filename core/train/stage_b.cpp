@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <numbers>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "compress/seeded_random.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
+#include "train/fit_state.h"
 #include "train/gumbel_noise.h"
 #include "train/sinkhorn.h"
 #include "train/sketch_cache.h"
@@ -54,6 +56,45 @@ void FitConfig::validate() const {
     auto bad = [](const std::string& field, const std::string& expected, const std::string& found) {
         fail("invalid Stage-B option", {}, field, expected, found);
     };
+    auto num = [](double v) {
+        std::ostringstream o;
+        o << v;
+        return o.str();
+    };
+    // Every real-valued option: finite, and inside the range where it means something.
+    struct Real {
+        const char* name;
+        double value, lo;
+        bool loOpen;  // value must be > lo (else >= lo)
+        double hi;
+        bool hiOpen;  // value must be < hi (else <= hi)
+    };
+    const double inf = std::numeric_limits<double>::infinity();
+    const Real reals[] = {{"alpha", alpha, 0, false, inf, true},
+                          {"epsilon", epsilon, 0, true, inf, true},
+                          {"lr", lr, 0, true, inf, true},
+                          {"weight-decay", weightDecay, 0, false, inf, true},
+                          {"beta1", beta1, 0, false, 1, true},
+                          {"beta2", beta2, 0, false, 1, true},
+                          {"adam-eps", adamEps, 0, true, inf, true},
+                          {"grad-clip", gradClip, 0, false, inf, true},
+                          {"commitment", commitment, 0, false, inf, true},
+                          {"usage", usage, 0, false, inf, true},
+                          {"tau-start", tauStart, 0, true, inf, true},
+                          {"tau-min", tauMin, 0, true, inf, true},
+                          {"tau-decay", tauDecay, 0, true, 1, false}};
+    for (const Real& r : reals) {
+        const bool ok = std::isfinite(r.value) && (r.loOpen ? r.value > r.lo : r.value >= r.lo) &&
+                        (r.hiOpen ? r.value < r.hi : r.value <= r.hi);
+        if (!ok) {
+            bad(r.name,
+                std::string("a finite number ") + (r.loOpen ? "> " : ">= ") + num(r.lo) +
+                    (std::isfinite(r.hi)
+                         ? std::string(r.hiOpen ? " and < " : " and <= ") + num(r.hi)
+                         : std::string()),
+                num(r.value));
+        }
+    }
     if (codewords < 1)
         bad("K", ">= 1", std::to_string(codewords));
     if (method != "sinkhorn" && method != "hard-lloyd")
@@ -64,8 +105,8 @@ void FitConfig::validate() const {
         bad("init", "refined|sampled", init);
     if (selection != "weighted-cosine-error")
         bad("selection", "weighted-cosine-error", selection);
-    if (!(epsilon > 0))
-        bad("epsilon", "> 0", std::to_string(epsilon));
+    if (candidates < 1)
+        bad("candidates", ">= 1", std::to_string(candidates));
     if (sinkhornIterations < 1)
         bad("sinkhorn-iters", ">= 1", std::to_string(sinkhornIterations));
     if (batch < 1)
@@ -74,10 +115,10 @@ void FitConfig::validate() const {
         bad("epochs", ">= 0", std::to_string(epochs));
     if (patience < 1)
         bad("patience", ">= 1", std::to_string(patience));
-    if (!(tauMin > 0) || !(tauStart > 0))
-        bad("tau", "> 0", std::to_string(tauMin));
     if (initIterations < 0)
         bad("init-iters", ">= 0", std::to_string(initIterations));
+    if (lloydIterations < 0)
+        bad("lloyd-iters", ">= 0", std::to_string(lloydIterations));
 }
 
 at::Tensor effectiveWeights(const at::Tensor& weights, const at::Tensor& category,
@@ -218,17 +259,10 @@ std::string trainingDataSha256(const at::Tensor& reps, const at::Tensor& weights
 
 namespace {
 
-constexpr const char* kFitStateFormat = "once-fit-state/1";
-
 // Everything a stopped fit needs to go on exactly where its last finished epoch (Sinkhorn) or
 // round (hard-lloyd) left it. Optimiser steps, noise and batches are functions of (seed, epoch,
 // step), so continuing from this state gives the bits of an uninterrupted run.
-struct FitState {
-    int roundsDone = 0;  ///< Sinkhorn epochs or hard-Lloyd rounds finished
-    std::int64_t step = 0;
-    int bad = 0, bestEpoch = 0;
-    std::vector<double> crit;
-    nlohmann::json history = nlohmann::json::array();
+struct FitState : FitStateCounters {
     at::Tensor param, m1, m2, best;
 };
 
@@ -255,42 +289,43 @@ void saveFitState(const std::string& path, const FitState& st, const std::string
     w.write(path);  // atomic: a kill leaves the previous state or this one
 }
 
-// False when there is no state file; refuses one of another configuration or data.
+// False when there is no state file; refuses one of another configuration or data, or one whose
+// counters or tensors this fit could not have written (train/fit_state.h).
 bool loadFitState(const std::string& path, FitState& st, const std::string& config,
-                  const std::string& dataSha) {
-    if (path.empty() || !std::filesystem::exists(path)) {
+                  const std::string& dataSha, const FitStateExpectation& expect) {
+    std::error_code ec;
+    if (path.empty() || !std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
         return false;
     }
     auto f = SafetensorsFile::open(path);
-    auto meta = [&](const std::string& key) {
-        auto it = f.metadata().find(key);
-        return it == f.metadata().end() ? std::string() : it->second;
-    };
-    if (meta("format") != kFitStateFormat) {
-        fail("not a Stage-B resume state", path, "format", kFitStateFormat, meta("format"));
-    }
-    if (meta("training_config") != config) {
-        fail(
-            "the saved Stage-B state is of other options: rerun with the same options or delete it "
-            "to start over",
-            path, "training_config", meta("training_config"), config);
-    }
-    if (meta("training_data_sha256") != dataSha) {
-        fail("the saved Stage-B state is of another Stage-A cache: delete it to start over", path,
-             "training_data_sha256", meta("training_data_sha256"), dataSha);
-    }
-    nlohmann::json j = nlohmann::json::parse(meta("state"));
-    st.roundsDone = j["rounds_done"].get<int>();
-    st.step = j["step"].get<std::int64_t>();
-    st.bad = j["bad"].get<int>();
-    st.bestEpoch = j["best_epoch"].get<int>();
-    st.crit = j["criterion"].get<std::vector<double>>();
-    st.history = j["history"];
+    static_cast<FitStateCounters&>(st) =
+        parseFitStateHeader(f.metadata(), f.tensors(), path, config, dataSha, expect);
     st.param = loadTensor(f, "param").clone();
     st.m1 = loadTensor(f, "m1").clone();
     st.m2 = loadTensor(f, "m2").clone();
     st.best = loadTensor(f, "best").clone();
+    for (const auto& [name, t] : {std::pair{"param", &st.param}, std::pair{"m1", &st.m1},
+                                  std::pair{"m2", &st.m2}, std::pair{"best", &st.best}}) {
+        if (!at::isfinite(*t).all().item<bool>()) {
+            fail("the saved Stage-B state holds non-finite values", path, name, "finite values",
+                 "NaN or infinity");
+        }
+    }
+    if (st.m2.lt(0).any().item<bool>()) {
+        fail("the saved Stage-B state's second moments are negative", path, "m2", ">= 0",
+             "a negative value");
+    }
     return true;
+}
+
+// A fit whose loss or criterion stops being a number has diverged: an error naming the learning
+// rate, instead of a codebook silently kept from an earlier epoch.
+void requireFinite(double v, const std::string& what) {
+    if (!std::isfinite(v)) {
+        fail("the Stage-B fit diverged: the " + what +
+                 " is not a finite number; lower --lr (or check the cache)",
+             {}, "lr", "a finite " + what, std::to_string(v));
+    }
 }
 
 // The Gumbel noise of optimiser step t is a function of (seed, t) alone, so any epoch can be
@@ -302,21 +337,27 @@ std::uint64_t stepSeed(std::uint64_t seed, std::int64_t step) {
 
 }  // namespace
 
-FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const at::Tensor& category,
-                      const FitConfig& cfg, Progress* progress, const std::string& resumeState) {
-    cfg.validate();
+namespace {
+
+FitResult fitCodebookImpl(const at::Tensor& reps, const at::Tensor& weights,
+                          const at::Tensor& category, const FitConfig& cfg, Progress* progress,
+                          const std::string& resumeState) {
     const std::int64_t u = reps.size(0), k = cfg.codewords;
-    if (u < k) {
-        fail("the cache holds fewer representatives than codewords", {}, "K",
-             "<= " + std::to_string(u), std::to_string(k));
-    }
     at::Tensor omega = effectiveWeights(weights, category, cfg.weights, cfg.alpha);
     at::Tensor omegaF = omega.to(at::kFloat);
     const std::string config = cfg.toJson();
     const std::string dataSha = trainingDataSha256(reps, weights, category);
 
+    FitStateExpectation expect;
+    expect.hardLloyd = cfg.method == "hard-lloyd";
+    expect.epochs = cfg.epochs;
+    expect.patience = cfg.patience;
+    expect.lloydIterations = cfg.lloydIterations;
+    expect.stepsPerEpoch = (u + std::min(cfg.batch, u) - 1) / std::min(cfg.batch, u);
+    expect.codewords = k;
+    expect.dim = reps.size(1);
     FitState st;
-    const bool resumed = loadFitState(resumeState, st, config, dataSha);
+    const bool resumed = loadFitState(resumeState, st, config, dataSha, expect);
     if (!resumed) {
         // Initialisation: a weighted candidate sample, its first K as seeds, weighted Lloyd on it.
         const std::int64_t nCand = cfg.init == "sampled" ? k : std::max(k, cfg.candidates);
@@ -334,6 +375,7 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
                 }).centroids;
         }
         st.crit = {weightedCosineError(reps, omega, codebook)};
+        requireFinite(st.crit[0], "initial criterion");
         st.history.push_back({{"epoch", 0}, {"criterion", st.crit[0]}, {"kind", "initialiser"}});
         st.best = codebook.clone();
         st.param = codebook.clone();
@@ -353,6 +395,7 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
         const int firstRound = st.roundsDone;
         for (int round = firstRound; round < cfg.lloydIterations; ++round) {
             SphericalLloydResult r = sphericalLloyd(all, omegaF, st.param, 1);
+            requireFinite(r.objective, "hard-Lloyd objective");
             st.param = r.centroids;
             st.roundsDone = round + 1;
             saveFitState(resumeState, st, config, dataSha);
@@ -362,6 +405,7 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
         }
         if (cfg.lloydIterations > 0) {
             st.crit.push_back(weightedCosineError(reps, omega, st.param));
+            requireFinite(st.crit[1], "criterion");
             st.history.push_back({{"epoch", 1}, {"criterion", st.crit[1]}, {"kind", "hard-lloyd"}});
             if (st.crit[1] < st.crit[0]) {
                 st.best = st.param.clone();
@@ -395,6 +439,7 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
                 const double lr =
                     cfg.lr * 0.5 * (1 + std::cos(std::numbers::pi * double(t) / total));
                 StepResult r = stageBStep(x, a, param, noise, tau, cfg);
+                requireFinite(r.loss, "loss");
                 at::Tensor g = r.grad;
                 double norm = g.norm().item<double>();
                 if (cfg.gradClip > 0 && norm > cfg.gradClip) {
@@ -419,6 +464,7 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
             }
             at::Tensor cb = normalizeRows(param);
             double c = weightedCosineError(reps, omega, cb);
+            requireFinite(c, "criterion");
             st.crit.push_back(c);
             st.history.push_back({{"epoch", epoch},
                                   {"criterion", c},
@@ -450,6 +496,44 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
     res.metadata["training_history"] = res.historyJson;
     res.metadata["training_threads"] = std::to_string(at::get_num_threads());
     return res;
+}
+
+}  // namespace
+
+FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const at::Tensor& category,
+                      const FitConfig& cfg, Progress* progress, const std::string& resumeState) {
+    cfg.validate();
+    if (reps.dim() != 2 || reps.size(1) < 1) {
+        fail("Stage B needs representatives [U, D]", {}, "reps", "2-D with D >= 1",
+             shapeString(reps.sizes()));
+    }
+    const std::int64_t u = reps.size(0);
+    if (weights.dim() != 1 || weights.size(0) != u ||
+        (category.defined() && (category.dim() != 1 || category.size(0) != u))) {
+        fail("Stage B needs one weight and one category per representative", {}, "weights",
+             "[" + std::to_string(u) + "]",
+             shapeString(weights.sizes()) +
+                 (category.defined() ? " and " + shapeString(category.sizes()) : ""));
+    }
+    if (u < cfg.codewords) {
+        fail("the cache holds fewer representatives than codewords", {}, "K",
+             "<= " + std::to_string(u), std::to_string(cfg.codewords));
+    }
+    // A state this call creates is removed when the fit fails (it would sit beside a codebook
+    // that was never written); one from an earlier, stopped run is kept, and so is any state on
+    // cancellation, which is what resuming continues from.
+    std::error_code ec;
+    const bool stateExisted =
+        !resumeState.empty() &&
+        std::filesystem::exists(std::filesystem::symlink_status(resumeState, ec));
+    try {
+        return fitCodebookImpl(reps, weights, category, cfg, progress, resumeState);
+    } catch (const OnceError&) {
+        if (!resumeState.empty() && !stateExisted) {
+            std::filesystem::remove(resumeState, ec);
+        }
+        throw;
+    }
 }
 
 FitResult fitCodebook(const SketchCache& cache, const FitConfig& config, Progress* progress,

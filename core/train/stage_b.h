@@ -38,7 +38,10 @@ struct FitConfig {
     std::string selection = "weighted-cosine-error";
 
     std::string toJson() const;  ///< every field, for the codebook metadata
-    void validate() const;       ///< OnceError naming the option on a bad value
+    /// OnceError naming the option (as the CLI spells it) on a meaningless value: NaN or
+    /// infinite reals, lr/epsilon/adam-eps/tau ≤ 0, betas outside [0, 1), tau-decay outside
+    /// (0, 1], negative weights of loss terms, K/batch/candidates/patience < 1, negative counts.
+    void validate() const;
 };
 
 /// ω_u = w_u · p_{g_u}^{−α} ("source-count"; p_g = share of representatives in category g,
@@ -80,8 +83,11 @@ std::string trainingDataSha256(const at::Tensor& reps, const at::Tensor& weights
 /// hard-Lloyd round) the whole optimiser state is written there atomically; a later call with
 /// the same file, configuration and data continues from it and returns the bits an
 /// uninterrupted run would (noise and batches depend only on seed, epoch and step). A state of
-/// other options or data is refused. The caller deletes the file once the codebook is saved.
-/// Cancellation: `progress` throws Cancelled at the next step.
+/// other options or data is refused naming the differing option, and so is one whose counters or
+/// tensors this fit could not have written (train/fit_state.h). The caller deletes the file once
+/// the codebook is saved; a state this call created is removed when the fit fails.
+/// A loss or criterion that is not a finite number (divergence) is an OnceError naming `lr`.
+/// Cancellation: `progress` throws Cancelled at the next step (the state is kept).
 FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const at::Tensor& category,
                       const FitConfig& config, Progress* progress = nullptr,
                       const std::string& resumeState = {});

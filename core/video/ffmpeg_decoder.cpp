@@ -12,12 +12,14 @@ extern "C" {
 
 #include <ATen/ATen.h>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <vector>
 
 #include "util/error.h"
+#include "util/json_file.h"
 
 namespace once::ffmpeg {
 namespace {
@@ -33,10 +35,44 @@ int interruptCallback(void* opaque) {
     return progress && progress->cancelled() ? 1 : 0;
 }
 
+std::string sizeText(std::int64_t w, std::int64_t h) {
+    return std::to_string(w) + "x" + std::to_string(h);
+}
+
+/// Refuses a frame size that is not positive or above limits.maxFramePixels.
+void checkFrameSize(std::int64_t w, std::int64_t h, const VideoLimits& limits,
+                    const std::string& path) {
+    if (w <= 0 || h <= 0) {
+        fail("the video has frames without a size", path, "size", "width and height > 0",
+             sizeText(w, h));
+    }
+    if (w > limits.maxFramePixels / h) {
+        fail("the video's frames are too large", path, "size",
+             "at most " + std::to_string(limits.maxFramePixels) +
+                 " pixels a frame (VideoLimits::maxFramePixels)",
+             sizeText(w, h));
+    }
+}
+
+/// Refuses `frames` frames of w x h RGB24 above limits.maxDecodedBytes (w * h is already
+/// bounded by maxFramePixels, so the product cannot overflow for any sane frame count).
+void checkDecodedBytes(std::int64_t frames, std::int64_t w, std::int64_t h,
+                       const VideoLimits& limits, const std::string& path) {
+    const std::int64_t frameBytes = w * h * 3;
+    if (frames > 0 && frameBytes > 0 && frames > limits.maxDecodedBytes / frameBytes) {
+        fail("the sampled frames would not fit the decoding limit", path, "sampling",
+             "at most " + std::to_string(limits.maxDecodedBytes) +
+                 " bytes of frames (VideoLimits::maxDecodedBytes)",
+             std::to_string(frames) + " frames of " + sizeText(w, h) + " = " +
+                 std::to_string(double(frames) * double(frameBytes) / double(1 << 30)) + " GiB");
+    }
+}
+
 /// An opened container with the decoder of its best video stream.
 class Source {
   public:
-    Source(const std::string& path, Progress* progress) : path_(path) {
+    Source(const std::string& path, Progress* progress, const VideoLimits& limits)
+        : path_(path), url_("file:" + path), limits_(limits) {
         try {
             open(path, progress);
         } catch (...) {
@@ -62,22 +98,48 @@ class Source {
         if (std::filesystem::is_directory(path, ec)) {
             fail("expected a video file, found a folder", path, "path", "a file", "a folder");
         }
+        // Only this file is read, always as a local file ("file:" so that a name like
+        // "concat:a|b" is not a protocol). Demuxers that open further resources are refused
+        // by name before they start (concat and IMF open theirs in nested contexts that our
+        // io_open does not see); the rest (HLS, DASH, image sequences) go through io_open,
+        // which refuses every URL but this one.
+        const AVInputFormat* format = probeFormat(path, progress);
         fmt_ = avformat_alloc_context();
+        if (!fmt_) {
+            fail("out of memory opening the video", path, "container", "memory", "none");
+        }
         fmt_->interrupt_callback.callback = interruptCallback;
         fmt_->interrupt_callback.opaque = progress;
-        int rc = avformat_open_input(&fmt_, path.c_str(), nullptr, nullptr);
+        fmt_->opaque = this;
+        fmt_->io_open = &Source::ioOpen;
+        AVDictionary* opts = nullptr;
+        av_dict_set(&opts, "protocol_whitelist", "file", 0);
+        int rc = avformat_open_input(&fmt_, url_.c_str(), format, &opts);
+        av_dict_free(&opts);
         if (rc < 0) {
             fmt_ = nullptr;  // freed by avformat_open_input on failure
             if (progress) {
                 progress->throwIfCancelled();  // the interrupt callback stopped the open
             }
+            refusedOther(path);
             fail("not a video FFmpeg can read (" + avError(rc) + ")", path, "container",
                  "a video container", "unreadable data");
         }
-        rc = avformat_find_stream_info(fmt_, nullptr);
+        // Stream probing decodes a first frame: the decoders it opens refuse frames above
+        // the pixel limit before allocating them.
+        std::vector<AVDictionary*> streamOpts(fmt_->nb_streams, nullptr);
+        const std::string maxPixels = std::to_string(limits_.maxFramePixels);
+        for (auto& d : streamOpts) {
+            av_dict_set(&d, "max_pixels", maxPixels.c_str(), 0);
+        }
+        rc = avformat_find_stream_info(fmt_, streamOpts.empty() ? nullptr : streamOpts.data());
+        for (auto& d : streamOpts) {
+            av_dict_free(&d);
+        }
         if (rc < 0 && progress) {
             progress->throwIfCancelled();
         }
+        refusedOther(path);
         if (rc < 0) {
             fail("cannot read the stream information (" + avError(rc) + ")", path, "container",
                  "a readable video stream", avError(rc));
@@ -107,9 +169,23 @@ class Source {
                  "a codec the system FFmpeg decodes", name);
         }
         st_ = fmt_->streams[stream_];
+        const int w = st_->codecpar->width, h = st_->codecpar->height;
+        if (w <= 0 || h <= 0) {
+            // Also what a frame above the pixel limit leaves: the probing decoder refused it.
+            fail("the video stream has no frame size (or frames above the size limit)", path,
+                 "size",
+                 "width and height > 0, at most " + std::to_string(limits_.maxFramePixels) +
+                     " pixels",
+                 sizeText(w, h));
+        }
+        checkFrameSize(w, h, limits_, path);
         dec_ = avcodec_alloc_context3(codec);
-        avcodec_parameters_to_context(dec_, st_->codecpar);
+        if (!dec_ || avcodec_parameters_to_context(dec_, st_->codecpar) < 0) {
+            fail("cannot set up the video decoder", path, "codec", "a decoder context",
+                 codec->name);
+        }
         dec_->thread_count = 0;
+        dec_->max_pixels = limits_.maxFramePixels;
         rc = avcodec_open2(dec_, codec, nullptr);
         if (rc < 0) {
             fail("cannot open the video decoder (" + avError(rc) + ")", path, "codec",
@@ -134,6 +210,9 @@ class Source {
             rate = av_guess_frame_rate(fmt_, st_, nullptr);
         }
         v.fps = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : 0;
+        if (!(v.fps > 0 && v.fps <= kMaxVideoFps)) {
+            v.fps = 0;  // absent or implausible: unknown
+        }
         return v;
     }
 
@@ -188,19 +267,79 @@ class Source {
         if (ts == AV_NOPTS_VALUE) {
             ts = f->pts;
         }
+        const double nominal = fps > 0 ? double(index) / fps : 0;
         if (ts == AV_NOPTS_VALUE) {
-            return fps > 0 ? double(index) / fps : 0;
+            return nominal;
         }
         if (start_ == AV_NOPTS_VALUE) {
             start_ = st_->start_time != AV_NOPTS_VALUE ? st_->start_time : ts;
         }
-        return double(ts - start_) * av_q2d(st_->time_base);
+        // In double: hostile timestamps (INT64_MIN against a large start) must not overflow,
+        // and a zero time base must not give NaN or Inf times downstream (timeline bins).
+        const double t = (double(ts) - double(start_)) * av_q2d(st_->time_base);
+        return std::isfinite(t) ? t : nominal;
     }
 
     const std::string& path() const { return path_; }
+    const VideoLimits& limits() const { return limits_; }
 
   private:
-    std::string path_;
+    static int ioOpen(AVFormatContext* s, AVIOContext** pb, const char* url, int flags,
+                      AVDictionary** options) {
+        auto* self = static_cast<Source*>(s->opaque);
+        if (!self || !url || self->url_ != url || (flags & AVIO_FLAG_WRITE)) {
+            if (self && self->refused_.empty()) {
+                self->refused_ = url ? url : "(null)";
+            }
+            return AVERROR(EPERM);
+        }
+        return avio_open2(pb, url, flags, &s->interrupt_callback, options);
+    }
+
+    /// The demuxer FFmpeg would pick for the file, refused when it reads other files.
+    const AVInputFormat* probeFormat(const std::string& path, Progress* progress) {
+        AVIOInterruptCB cb{interruptCallback, progress};
+        AVIOContext* pb = nullptr;
+        int rc = avio_open2(&pb, url_.c_str(), AVIO_FLAG_READ, &cb, nullptr);
+        if (rc < 0) {
+            fail("cannot open the video (" + avError(rc) + ")", path, "path", "a readable file",
+                 avError(rc));
+        }
+        const AVInputFormat* format = nullptr;
+        rc = av_probe_input_buffer2(pb, &format, url_.c_str(), nullptr, 0, 0);
+        avio_closep(&pb);
+        if (rc < 0 || !format) {
+            if (progress) {
+                progress->throwIfCancelled();
+            }
+            fail("not a video FFmpeg can read (" + avError(rc) + ")", path, "container",
+                 "a video container", "unreadable data");
+        }
+        static const char* const kReferencing[] = {
+            "concat", "hls",  "applehttp", "dash",        "imf", "webm_dash_manifest",
+            "sdp",    "rtsp", "avisynth",  "vapoursynth", "tee"};
+        const std::string name = format->name ? format->name : "";
+        for (const char* r : kReferencing) {
+            if (name == r) {
+                fail(
+                    "the file is a playlist or script that refers to other files, which are "
+                    "not read",
+                    path, "container", "a self-contained video file", name);
+            }
+        }
+        return format;
+    }
+
+    void refusedOther(const std::string& path) const {
+        if (!refused_.empty()) {
+            fail("the file refers to another file or URL, which is not read", path, "container",
+                 "a self-contained video file", printableExcerpt(refused_, 200));
+        }
+    }
+
+    std::string path_, url_;
+    VideoLimits limits_;
+    std::string refused_;  ///< first URL io_open refused
     AVFormatContext* fmt_ = nullptr;
     AVCodecContext* dec_ = nullptr;
     AVStream* st_ = nullptr;
@@ -260,14 +399,19 @@ class RgbConverter {
 
 }  // namespace
 
-VideoInfo probe(const std::string& path, Progress* progress) {
-    Source src(path, progress);
+VideoInfo probe(const std::string& path, Progress* progress, const VideoLimits& limits) {
+    Source src(path, progress, limits);
     VideoInfo info = src.info();
     AVPacket* pkt = av_packet_alloc();
     std::int64_t packets = 0;
     while (src.nextPacket(pkt)) {
         packets += pkt->size > 0 ? 1 : 0;
         av_packet_unref(pkt);
+        if (packets > kMaxVideoFrames) {
+            av_packet_free(&pkt);
+            fail("the video has too many frames", path, "frames",
+                 "at most " + std::to_string(kMaxVideoFrames), "more");
+        }
     }
     av_packet_free(&pkt);
     if (progress) {
@@ -286,8 +430,9 @@ VideoInfo probe(const std::string& path, Progress* progress) {
 }
 
 Decoded decodeFrames(const std::string& path, const VideoInfo& info,
-                     const std::vector<std::int64_t>& indices, Progress* progress) {
-    Source src(path, progress);
+                     const std::vector<std::int64_t>& indices, Progress* progress,
+                     const VideoLimits& limits) {
+    Source src(path, progress, limits);
     Decoded out;
     const std::int64_t t = std::int64_t(indices.size());
     out.times.assign(indices.size(), 0.0);
@@ -301,9 +446,11 @@ Decoded decodeFrames(const std::string& path, const VideoInfo& info,
                         double(info.frameCount));
     }
     src.decodeAll([&](const AVFrame* f) {
+        checkFrameSize(f->width, f->height, limits, path);
         if (!rgb) {
             // The first decoded frame fixes the output size (it can differ from the container's
             // when a decoder returns padding, as newer FFmpeg does for Theora).
+            checkDecodedBytes(t, f->width, f->height, limits, path);
             out.width = f->width;
             out.height = f->height;
             out.rgb = at::zeros({t, out.height, out.width, 3}, at::kByte);
@@ -332,19 +479,20 @@ Decoded decodeFrames(const std::string& path, const VideoInfo& info,
     }
     out.decodedFrames = index;
     if (!out.rgb.defined()) {
-        out.rgb = at::zeros({t, info.height, info.width, 3}, at::kByte);
+        out.rgb = at::zeros({t, 0, 0, 3}, at::kByte);  // nothing decoded: the caller refuses
     }
     return out;
 }
 
-at::Tensor decodeImage(const std::string& path) {
-    Source src(path, nullptr);
+at::Tensor decodeImage(const std::string& path, const VideoLimits& limits) {
+    Source src(path, nullptr, limits);
     VideoInfo info = src.info();
     at::Tensor out;
     src.decodeAll([&](const AVFrame* f) {
         if (out.defined()) {
             return;
         }
+        checkFrameSize(f->width, f->height, limits, path);
         out = at::empty({f->height, f->width, 3}, at::kByte);
         RgbConverter rgb(f->width, f->height);
         rgb.convert(f, out.data_ptr<std::uint8_t>(), path);

@@ -13,7 +13,7 @@
 namespace once::ffmpeg {
 
 /// Opens the file, checks it has a decodable video stream and counts its packets.
-VideoInfo probe(const std::string& path, Progress* progress);
+VideoInfo probe(const std::string& path, Progress* progress, const VideoLimits& limits);
 
 struct Decoded {
     at::Tensor rgb;                  ///< uint8 [indices.size(), H, W, 3]
@@ -24,10 +24,13 @@ struct Decoded {
 
 /// Decodes the whole stream and keeps the frames at `indices` (ascending, repeats allowed).
 /// Indices past the decoded count leave their slot unfilled; callers compare decodedFrames.
+/// Throws OnceError when a frame exceeds limits.maxFramePixels or the frames at `indices`
+/// limits.maxDecodedBytes, before allocating them.
 Decoded decodeFrames(const std::string& path, const VideoInfo& info,
-                     const std::vector<std::int64_t>& indices, Progress* progress);
+                     const std::vector<std::int64_t>& indices, Progress* progress,
+                     const VideoLimits& limits);
 
 /// Decodes the first frame of an image file (JPEG, PNG, anything FFmpeg reads) to RGB24.
-at::Tensor decodeImage(const std::string& path);
+at::Tensor decodeImage(const std::string& path, const VideoLimits& limits);
 
 }  // namespace once::ffmpeg

@@ -15,6 +15,13 @@ namespace {
          "uniform:N | fps:F | fps:F:MIN:MAX, optionally @START-END (seconds)", text);
 }
 
+/// Shortest text that reads back as `v` ("10", "0.5", not "1e+01").
+std::string number(double v) {
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
 double parseNumber(const std::string& text, const std::string& part, const char* what) {
     std::size_t used = 0;
     double v = 0;
@@ -31,10 +38,20 @@ double parseNumber(const std::string& text, const std::string& part, const char*
 
 int parseCount(const std::string& text, const std::string& part, const char* what) {
     double v = parseNumber(text, part, what);
-    if (v != std::floor(v) || v < 1 || v > 1e6) {
-        badRule(text, std::string(what) + " must be a whole number from 1 to 1000000");
+    if (v != std::floor(v) || v < 1 || v > kMaxSampledFrames) {
+        badRule(text, std::string(what) + " must be a whole number from 1 to " +
+                          std::to_string(kMaxSampledFrames));
     }
     return int(v);
+}
+
+double parseSeconds(const std::string& text, const std::string& part, const char* what) {
+    double v = parseNumber(text, part, what);
+    if (v < 0 || v > kMaxWindowSeconds) {
+        badRule(text,
+                std::string(what) + " must be from 0 to " + number(kMaxWindowSeconds) + " seconds");
+    }
+    return v;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -50,13 +67,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
     }
 }
 
-/// Shortest text that reads back as `v` ("10", "0.5", not "1e+01").
-std::string number(double v) {
-    char buf[64];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
-}
-
 }  // namespace
 
 SamplingRule SamplingRule::parse(const std::string& text) {
@@ -69,9 +79,9 @@ SamplingRule SamplingRule::parse(const std::string& text) {
         if (dash == std::string::npos) {
             badRule(text, "the window needs START-END");
         }
-        r.start = parseNumber(text, window.substr(0, dash), "window start");
+        r.start = parseSeconds(text, window.substr(0, dash), "window start");
         std::string endText = window.substr(dash + 1);
-        r.end = endText.empty() ? -1 : parseNumber(text, endText, "window end");
+        r.end = endText.empty() ? -1 : parseSeconds(text, endText, "window end");
         if (r.start < 0 || (r.end >= 0 && r.end < r.start)) {
             badRule(text, "the window must have 0 <= START <= END");
         }
@@ -83,8 +93,8 @@ SamplingRule SamplingRule::parse(const std::string& text) {
     } else if (parts[0] == "fps" && (parts.size() == 2 || parts.size() == 4)) {
         r.kind = Kind::Fps;
         r.fps = parseNumber(text, parts[1], "fps");
-        if (r.fps <= 0) {
-            badRule(text, "fps must be positive");
+        if (r.fps <= 0 || r.fps > 1e6) {
+            badRule(text, "fps must be positive and at most 1000000");
         }
         if (parts.size() == 4) {
             r.minFrames = parseCount(text, parts[2], "minimum frame count");
@@ -114,17 +124,38 @@ std::vector<std::int64_t> sampleIndices(const SamplingRule& rule, std::int64_t t
     if (totalFrames < 1) {
         fail("the video has no frames", {}, "frame count", ">= 1", std::to_string(totalFrames));
     }
-    const bool windowed = rule.start > 0 || rule.end >= 0;
-    if ((windowed || rule.kind == SamplingRule::Kind::Fps) && !(fps > 0)) {
-        fail("the sampling rule needs the video frame rate, which is unknown", {}, "fps", "> 0",
-             std::to_string(fps));
+    if (totalFrames > kMaxVideoFrames) {
+        fail("the video has too many frames", {}, "frame count",
+             "at most " + std::to_string(kMaxVideoFrames), std::to_string(totalFrames));
     }
-    // Window in frame numbers: nominal time of frame i is i / fps.
+    const bool windowed = rule.start > 0 || rule.end >= 0;
+    if ((windowed || rule.kind == SamplingRule::Kind::Fps) && !(fps > 0 && std::isfinite(fps))) {
+        fail("the sampling rule needs the video frame rate, which is unknown", {}, "fps",
+             "a positive finite number", std::to_string(fps));
+    }
+    // A rule built in code (not parsed) gets the same checks as a parsed one.
+    if (rule.count < 1 || rule.count > kMaxSampledFrames || rule.minFrames < 1 ||
+        rule.maxFrames > kMaxSampledFrames || rule.maxFrames < rule.minFrames ||
+        !(rule.fps > 0 && std::isfinite(rule.fps)) || !(rule.start >= 0) ||
+        rule.start > kMaxWindowSeconds || !(rule.end >= -1) || rule.end > kMaxWindowSeconds) {
+        fail("bad sampling rule", {}, "sampling", "a rule SamplingRule::parse accepts",
+             rule.toString());
+    }
+    // Window in frame numbers: nominal time of frame i is i / fps. Computed in double and
+    // compared before converting, so no bound overflows an integer.
     std::int64_t first = 0, last = totalFrames - 1;
     if (windowed) {
-        first = std::int64_t(std::ceil(rule.start * fps - 1e-9));
+        const double firstD = std::ceil(rule.start * fps - 1e-9);
+        if (!(firstD <= double(last))) {
+            return {};
+        }
+        first = std::max<std::int64_t>(0, std::int64_t(firstD));
         if (rule.end >= 0) {
-            last = std::min(last, std::int64_t(std::floor(rule.end * fps + 1e-9)));
+            const double lastD = std::floor(rule.end * fps + 1e-9);
+            if (lastD < double(first)) {
+                return {};
+            }
+            last = std::min(last, std::int64_t(std::min(lastD, double(last))));
         }
         if (first > last) {
             return {};
@@ -136,10 +167,17 @@ std::vector<std::int64_t> sampleIndices(const SamplingRule& rule, std::int64_t t
         // numpy.linspace(first, last, N, dtype=int): y_i = i * step + first, y_last = last,
         // then truncation toward zero.
         const std::int64_t n = rule.count;
+        if (n > span && n > kMaxRepeatedSampledFrames) {
+            fail("the sampling rule asks for more frames than the video (or window) holds", {},
+                 "sampling",
+                 "at most " + std::to_string(span) + " frames (or " +
+                     std::to_string(kMaxRepeatedSampledFrames) + " with repeated frames)",
+                 rule.toString() + " (" + std::to_string(n) + " frames)");
+        }
         const double step = n > 1 ? double(last - first) / double(n - 1) : 0;
         for (std::int64_t i = 0; i < n; ++i) {
             double y = (n > 1 && i == n - 1) ? double(last) : double(i) * step + double(first);
-            out.push_back(std::int64_t(y));
+            out.push_back(std::clamp<std::int64_t>(std::int64_t(y), first, last));
         }
         return out;
     }
@@ -155,7 +193,8 @@ std::vector<std::int64_t> sampleIndices(const SamplingRule& rule, std::int64_t t
     const std::int64_t halfway = count / 2;
     for (std::int64_t i = 0; i < count; ++i) {
         float y = i < halfway ? start + step * float(i) : stop - step * float(count - i - 1);
-        out.push_back(std::int64_t(std::nearbyint(y)));
+        // float32 rounding can step past the window's ends on long videos; stay inside.
+        out.push_back(std::clamp<std::int64_t>(std::int64_t(std::nearbyint(y)), first, last));
     }
     return out;
 }

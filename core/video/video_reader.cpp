@@ -68,6 +68,10 @@ std::vector<fs::path> listFrames(const std::string& folder) {
     for (const auto& e : fs::directory_iterator(folder, ec)) {
         if (e.is_regular_file() && isFrameImage(e.path())) {
             files.push_back(e.path());
+            if (std::int64_t(files.size()) > kMaxVideoFrames) {
+                fail("the frame folder holds too many frames", folder, "frames",
+                     "at most " + std::to_string(kMaxVideoFrames), "more");
+            }
         }
     }
     if (ec) {
@@ -99,24 +103,58 @@ VideoInfo folderInfo(const std::string& folder, const std::vector<fs::path>& fil
     return info;
 }
 
-at::Tensor decodeImage(const std::string& path) {
+at::Tensor decodeImage(const std::string& path, const VideoLimits& limits) {
 #ifdef ONCE_HAVE_FFMPEG
-    return ffmpeg::decodeImage(path);
+    return ffmpeg::decodeImage(path, limits);
 #else
+    (void)limits;
     noFfmpeg(path);
 #endif
 }
 
-SampledFrames readFolder(const std::string& folder, const SamplingRule& rule, Progress* progress) {
-    auto files = listFrames(folder);
-    SampledFrames out;
-    at::Tensor first = decodeImage(files.front().string());
-    out.info = folderInfo(folder, files, first);
-    out.indices = sampleIndices(rule, out.info.frameCount, out.info.fps);
-    if (out.indices.empty()) {
-        fail("the sampling window holds no frame", folder, "sampling", "a window inside the video",
+/// sampleIndices with its errors naming the video, and a window past the end as an error.
+std::vector<std::int64_t> sampleFor(const std::string& path, const SamplingRule& rule,
+                                    const VideoInfo& info) {
+    std::vector<std::int64_t> indices;
+    try {
+        indices = sampleIndices(rule, info.frameCount, info.fps);
+    } catch (const OnceError& e) {
+        if (!e.where().file.empty()) {
+            throw;
+        }
+        fail(e.brief(), path, e.where().field, e.where().expected, e.where().found);
+    }
+    if (indices.empty()) {
+        fail("the sampling window holds no frame: it starts after the end of the video", path,
+             "sampling",
+             "a window inside the video (" + std::to_string(info.frameCount) + " frames, " +
+                 std::to_string(info.duration) + " s)",
              rule.toString());
     }
+    return indices;
+}
+
+/// Refuses `frames` frames of w x h RGB24 above limits.maxDecodedBytes before allocating them.
+void checkSampledBytes(std::int64_t frames, std::int64_t w, std::int64_t h,
+                       const VideoLimits& limits, const std::string& path) {
+    const std::int64_t frameBytes = w * h * 3;
+    if (frameBytes > 0 && frames > limits.maxDecodedBytes / frameBytes) {
+        fail("the sampled frames would not fit the decoding limit", path, "sampling",
+             "at most " + std::to_string(limits.maxDecodedBytes) +
+                 " bytes of frames (VideoLimits::maxDecodedBytes)",
+             std::to_string(frames) + " frames of " + std::to_string(w) + "x" + std::to_string(h));
+    }
+}
+
+SampledFrames readFolder(const std::string& folder, const SamplingRule& rule, Progress* progress,
+                         const VideoLimits& limits) {
+    auto files = listFrames(folder);
+    SampledFrames out;
+    at::Tensor first = decodeImage(files.front().string(), limits);
+    out.info = folderInfo(folder, files, first);
+    out.indices = sampleFor(folder, rule, out.info);
+    checkSampledBytes(std::int64_t(out.indices.size()), first.size(1), first.size(0), limits,
+                      folder);
     out.rgb =
         at::empty({std::int64_t(out.indices.size()), first.size(0), first.size(1), 3}, at::kByte);
     if (progress) {
@@ -126,7 +164,7 @@ SampledFrames readFolder(const std::string& folder, const SamplingRule& rule, Pr
         const std::string file = files[std::size_t(out.indices[i])].string();
         at::Tensor img = i > 0 && out.indices[i] == out.indices[i - 1]
                              ? out.rgb[std::int64_t(i - 1)]
-                             : decodeImage(file);
+                             : decodeImage(file, limits);
         if (img.sizes() != first.sizes()) {
             fail("the frames of a folder must all have one size", file, "size",
                  std::to_string(first.size(1)) + "x" + std::to_string(first.size(0)),
@@ -148,35 +186,34 @@ bool isFrameFolder(const std::string& path) {
     return fs::is_directory(path, ec);
 }
 
-VideoInfo probeVideo(const std::string& path) {
+VideoInfo probeVideo(const std::string& path, const VideoLimits& limits) {
     if (isFrameFolder(path)) {
         auto files = listFrames(path);
-        return folderInfo(path, files, decodeImage(files.front().string()));
+        return folderInfo(path, files, decodeImage(files.front().string(), limits));
     }
 #ifdef ONCE_HAVE_FFMPEG
-    return ffmpeg::probe(path, nullptr);
+    return ffmpeg::probe(path, nullptr, limits);
 #else
+    (void)limits;
     noFfmpeg(path);
 #endif
 }
 
-SampledFrames readFrames(const std::string& path, const SamplingRule& rule, Progress* progress) {
+SampledFrames readFrames(const std::string& path, const SamplingRule& rule, Progress* progress,
+                         const VideoLimits& limits) {
     if (isFrameFolder(path)) {
-        return readFolder(path, rule, progress);
+        return readFolder(path, rule, progress, limits);
     }
 #ifdef ONCE_HAVE_FFMPEG
     SampledFrames out;
-    out.info = ffmpeg::probe(path, progress);
+    out.info = ffmpeg::probe(path, progress, limits);
     // Two tries: packets usually equal decoded frames; when they do not, the decoded count is
     // the truth and the indices are drawn again from it.
     for (int attempt = 0; attempt < 2; ++attempt) {
-        out.indices = sampleIndices(rule, out.info.frameCount, out.info.fps);
-        if (out.indices.empty()) {
-            fail("the sampling window holds no frame", path, "sampling",
-                 "a window inside the video (" + std::to_string(out.info.duration) + " s)",
-                 rule.toString());
-        }
-        auto decoded = ffmpeg::decodeFrames(path, out.info, out.indices, progress);
+        out.indices = sampleFor(path, rule, out.info);
+        checkSampledBytes(std::int64_t(out.indices.size()), out.info.width, out.info.height, limits,
+                          path);
+        auto decoded = ffmpeg::decodeFrames(path, out.info, out.indices, progress, limits);
         if (decoded.decodedFrames == 0) {
             fail("no frame of the video could be decoded", path, "frames", ">= 1 decodable",
                  "0 of " + std::to_string(out.info.frameCount) + " packets");
@@ -198,6 +235,7 @@ SampledFrames readFrames(const std::string& path, const SamplingRule& rule, Prog
 #else
     (void)rule;
     (void)progress;
+    (void)limits;
     noFfmpeg(path);
 #endif
 }

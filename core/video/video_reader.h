@@ -32,6 +32,23 @@ namespace once {
 /// Frame rate assumed for frame folders (MVBench's frame-folder tasks use 3 FPS).
 constexpr double kFrameFolderFps = 3.0;
 
+/// Largest frame accepted by default, width x height (8192 x 8192, 8K video is 7680 x 4320):
+/// checked on the container's size before decoding, given to the decoder as its max_pixels
+/// and checked on every decoded frame, so a 16000 x 16000 image renamed .mp4 is refused before
+/// its pixels are allocated.
+constexpr std::int64_t kMaxFramePixels = std::int64_t(8192) * 8192;
+/// Largest total of the sampled frames by default, T x H x W x 3 bytes (4 GiB).
+constexpr std::int64_t kMaxDecodedBytes = std::int64_t(4) << 30;
+/// Frame rates outside (0, kMaxVideoFps] in a container are treated as unknown (uniform
+/// sampling still works; fps rules and windows then report the missing rate).
+constexpr double kMaxVideoFps = 10000;
+
+/// What one video may make the reader allocate; raise the fields for unusual inputs.
+struct VideoLimits {
+    std::int64_t maxFramePixels = kMaxFramePixels;    ///< width x height of one frame
+    std::int64_t maxDecodedBytes = kMaxDecodedBytes;  ///< T x H x W x 3 of the sampled frames
+};
+
 struct VideoInfo {
     std::string path, codec, container;  ///< container "frames" and codec "jpeg"/"png" for folders
     int width = 0, height = 0;
@@ -40,8 +57,9 @@ struct VideoInfo {
 };
 
 /// Opens the file (or folder) and counts its frames. Throws OnceError naming the file when it
-/// is missing, not a video, has no video stream, an unsupported codec, or no frames.
-VideoInfo probeVideo(const std::string& path);
+/// is missing, not a video, has no video stream, an unsupported codec, no frames, more than
+/// kMaxVideoFrames frames, or frames larger than limits.maxFramePixels.
+VideoInfo probeVideo(const std::string& path, const VideoLimits& limits = {});
 
 struct SampledFrames {
     at::Tensor rgb;  ///< uint8 [T, H, W, 3]
@@ -51,8 +69,11 @@ struct SampledFrames {
 };
 
 /// Decodes the frames `rule` selects (RGB24, BT.601/709 as the stream says, full size).
+/// Besides probeVideo's errors, throws OnceError naming the file when the rule selects no frame
+/// (a window past the end) or the sampled frames would exceed limits.maxDecodedBytes. Only the
+/// file itself is read: a playlist or concat script naming other files is refused.
 SampledFrames readFrames(const std::string& path, const SamplingRule& rule,
-                         Progress* progress = nullptr);
+                         Progress* progress = nullptr, const VideoLimits& limits = {});
 
 /// True when `path` is a folder (read as numbered frames).
 bool isFrameFolder(const std::string& path);

@@ -3,6 +3,7 @@
 
 #include <QtTest>
 #include <fstream>
+#include <limits>
 
 #include "codebook/codebook.h"
 #include "io/safetensors.h"
@@ -99,6 +100,88 @@ class TestCodebook : public QObject {
         QVERIFY_THROWS_EXCEPTION(OnceError, Codebook::load(dir_ + "/junk.pt"));
         std::ofstream(dir_ + "/junk.npy") << "\x93NUMPY junk";
         QVERIFY_THROWS_EXCEPTION(OnceError, Codebook::load(dir_ + "/junk.npy"));
+    }
+
+    void refusalsNameTheField_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("size not a number") << "size.safetensors"
+                                           << "__metadata__.size"
+                                           << "not a number";
+        QTest::newRow("dim overflowing") << "dimbig.safetensors"
+                                         << "__metadata__.dim"
+                                         << "not a number";
+        QTest::newRow("Inf in row 3") << "inf.safetensors"
+                                      << "codebook row 3"
+                                      << "NaN or Inf";
+        QTest::newRow("npy negative dim") << "neg.npy"
+                                          << "shape[0]"
+                                          << "negative";
+        QTest::newRow("npy unknown key") << "key.npy"
+                                         << "header"
+                                         << "unknown key";
+        QTest::newRow("npy huge shape") << "huge.npy"
+                                        << "data"
+                                        << "does not match";
+    }
+    void refusalsNameTheField() {
+        QFETCH(QString, file);
+        QFETCH(QString, field);
+        QFETCH(QString, needle);
+        const std::string path = dir_ + "/" + file.toStdString();
+        at::Tensor cb = expected_.clone();
+        auto npy = [&](const std::string& header) {
+            std::string h = header;
+            std::string bytes = "\x93NUMPY\x01";
+            bytes += '\0';
+            bytes += char(h.size() & 0xFF);
+            bytes += char(h.size() >> 8);
+            std::ofstream(path, std::ios::binary) << bytes << h << std::string(24, '\0');
+        };
+        SafetensorsWriter w;
+        if (file == "size.safetensors") {
+            addTensor(w, "codebook", cb);
+            w.setMetadata("size", "ten");
+        } else if (file == "dimbig.safetensors") {
+            addTensor(w, "codebook", cb);
+            w.setMetadata("dim", "6.0e0");
+        } else if (file == "inf.safetensors") {
+            cb[3][2] = std::numeric_limits<float>::infinity();
+            addTensor(w, "codebook", cb.to(at::kBFloat16));
+        } else if (file == "neg.npy") {
+            npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-2, 3), }\n");
+        } else if (file == "key.npy") {
+            npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), 'x': 0}\n");
+        } else {
+            npy("{'descr': '<f8', 'fortran_order': False, 'shape': (100000, 100000), }\n");
+        }
+        if (file.endsWith(".safetensors")) {
+            w.write(path);
+        }
+        try {
+            Codebook::load(path);
+            QFAIL("loaded a bad codebook");
+        } catch (const OnceError& e) {
+            QVERIFY2(e.where().file == path, e.what());
+            QVERIFY2(QString::fromStdString(e.where().field) == field, e.what());
+            QVERIFY2(QString(e.what()).contains(needle), e.what());
+        }
+    }
+
+    void npyVersionTwoAndSpacedHeader() {
+        // NumPy writes format 2.0 for long headers; spacing and a trailing comma are allowed.
+        const std::string path = dir_ + "/v2.npy";
+        const std::string h = "{ 'shape' : (2, 3) , 'fortran_order':False,'descr':'<f4' }   \n";
+        std::string bytes = "\x93NUMPY\x02";
+        bytes += '\0';
+        for (int i = 0; i < 4; ++i) {
+            bytes += char((h.size() >> (8 * i)) & 0xFF);
+        }
+        at::Tensor v = at::arange(6, at::kFloat).view({2, 3});
+        std::ofstream(path, std::ios::binary)
+            << bytes << h << std::string(static_cast<const char*>(v.data_ptr()), 24);
+        QVERIFY(at::equal(Codebook::load(path).vectors(), v));
     }
 };
 

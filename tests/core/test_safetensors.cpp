@@ -116,6 +116,16 @@ class TestSafetensors : public QObject {
         row("metadata not object", R"({"__metadata__":[1]})", 0, "__metadata__ is not");
         row("metadata value", R"({"__metadata__":{"k":1}})", 0, "not a string");
         row("entry not object", R"({"a":5})", 0, "not an object");
+        row("nested too deeply", "[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]", 0,
+            "nests too deeply");
+        std::string dims = "1";
+        for (int i = 0; i < 64; ++i) {
+            dims += ",1";  // 65 dimensions of 1: a 4-byte tensor, one rank over the limit
+        }
+        QTest::newRow("too many dims")
+            << QByteArray::fromStdString(R"({"a":{"dtype":"F32","shape":[)" + dims +
+                                         R"(],"data_offsets":[0,4]}})")
+            << 4 << QString("too many dimensions");
     }
     void rejectsMalformed() {
         QFETCH(QByteArray, header);
@@ -130,6 +140,7 @@ class TestSafetensors : public QObject {
             QString msg = QString::fromStdString(e.what());
             QVERIFY2(msg.contains(needle), qPrintable(msg));
             QVERIFY2(msg.contains("bad.safetensors"), qPrintable(msg));
+            QVERIFY2(!msg.contains("json.exception"), qPrintable(msg));
         }
     }
 

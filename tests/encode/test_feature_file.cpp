@@ -2,8 +2,10 @@
 #include <ATen/ATen.h>
 
 #include <QtTest>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "features/feature_file.h"
 #include "io/safetensors.h"
@@ -162,6 +164,46 @@ class TestFeatureFile : public QObject {
         expectLoadError(write("grid.safetensors", {{"features", feats}, {"frame_times", times}},
                               {{"grid", "27x27"}}),
                         "grid");
+        // NaN or Inf anywhere is refused, naming the element; so are a wrong attention shape
+        // and a grid whose sides would overflow.
+        at::Tensor nanFeats = feats.clone();
+        nanFeats[1][2][0] = std::numeric_limits<float>::quiet_NaN();
+        expectLoadError(
+            write("nan.safetensors",
+                  {{"features", nanFeats.to(at::kBFloat16)}, {"frame_times", times}}, {}),
+            "features[1, 2, 0]");
+        at::Tensor infTimes = times.clone();
+        infTimes[1] = -std::numeric_limits<double>::infinity();
+        expectLoadError(
+            write("inftimes.safetensors", {{"features", feats}, {"frame_times", infTimes}}, {}),
+            "frame_times[1]");
+        expectLoadError(
+            write("att.safetensors",
+                  {{"features", feats}, {"frame_times", times}, {"attention", at::ones({4, 2})}},
+                  {}),
+            "attention");
+        expectLoadError(
+            write(
+                "attnan.safetensors",
+                {{"features", feats}, {"frame_times", times}, {"attention", at::full({2, 4}, NAN)}},
+                {}),
+            "attention[0, 0]");
+        expectLoadError(write("layoutinf.safetensors",
+                              {{"features", feats},
+                               {"frame_times", times},
+                               {"layout_tokens", at::full({1, 3}, INFINITY)}},
+                              {}),
+                        "layout_tokens[0, 0]");
+        for (const char* grid : {"4294967296x4294967296", "-2x-2", "2x2x1", "x4", "+2x2", "2x 2"}) {
+            expectLoadError(write("g.safetensors", {{"features", feats}, {"frame_times", times}},
+                                  {{"grid", grid}}),
+                            "grid");
+        }
+        QCOMPARE(FeatureFile::load(write("grid.safetensors",
+                                         {{"features", feats}, {"frame_times", times}},
+                                         {{"grid", "2x2"}}))
+                     .grid,
+                 std::string("2x2"));
         // A bare but consistent file (F32 times, no metadata) loads.
         auto f = FeatureFile::load(
             write("ok.safetensors", {{"features", feats}, {"frame_times", at::zeros({2})}}, {}));

@@ -1,9 +1,11 @@
-// fuzz-sources: core/models/qwen2_config.cpp core/models/processor_config.cpp core/util/error.cpp
-// core/util/atomic_file.cpp libFuzzer target for a model folder's settings: config.json's
-// language-model part (Qwen2Config::fromJson) and the processor files (processor_config.json with
-// nested processors, video_preprocessor_config.json, preprocessor_config.json). The first byte
-// picks the file; the rest is its content. Any input must parse or throw OnceError; a parsed config
-// must hold only the values its reader promises.
+// clang-format off
+// fuzz-sources: core/models/qwen2_config.cpp core/models/processor_config.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp
+// clang-format on
+// libFuzzer target for a model folder's settings: config.json's language-model part
+// (Qwen2Config::fromJson) and the processor files (processor_config.json with nested processors,
+// video_preprocessor_config.json, preprocessor_config.json). The first byte picks the file; the
+// rest is its content. Any input must parse or throw OnceError; a parsed config must hold only
+// the values its reader promises.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

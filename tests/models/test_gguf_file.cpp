@@ -242,6 +242,47 @@ class TestGgufFile : public QObject {
     void missingFile() {
         QVERIFY_THROWS_EXCEPTION(OnceError, GgufFile::open(test::tempDir() + "/absent.gguf"));
     }
+    void arraysAreCompact() {
+        // Arrays keep one flat vector by kind: integers of every width, floats and strings read
+        // back through the typed getters.
+        Bytes x = header(0, 4);
+        x.str("a.u8")
+            .u32(9)
+            .u32(0)
+            .u64(3)
+            .put(std::uint8_t(1))
+            .put(std::uint8_t(2))
+            .put(std::uint8_t(255));
+        x.str("a.i32").u32(9).u32(5).u64(2).put(std::int32_t(-7)).put(std::int32_t(9));
+        x.str("a.str").u32(9).u32(8).u64(2).str("x").str("yz");
+        x.str("a.f32").u32(9).u32(6).u64(1).put(1.5f);
+        GgufFile g = GgufFile::open(write(x));
+        QCOMPARE(g.getIntArray("a.u8"), (std::vector<std::int64_t>{1, 2, 255}));
+        QCOMPARE(g.getIntArray("a.i32"), (std::vector<std::int64_t>{-7, 9}));
+        QCOMPARE(g.getStringArray("a.str"), (std::vector<std::string>{"x", "yz"}));
+        QCOMPARE(g.find("a.f32")->floats, (std::vector<double>{1.5}));
+        QCOMPARE(g.find("a.u8")->arraySize(), std::size_t(3));
+        QVERIFY_THROWS_EXCEPTION(OnceError, g.getIntArray("a.f32"));
+        QVERIFY_THROWS_EXCEPTION(OnceError, g.getStringArray("a.u8"));
+    }
+    void limits() {
+        // Lengths within the file but over the stated limits are refused before allocating.
+        Bytes key = header(0, 1);
+        key.str(std::string(kMaxGgufKeyBytes + 1, 'k')).u32(4).u32(1);
+        expectError(key, "metadata[0].key", "longer than the limit");
+        Bytes name = header(1, 0);
+        name.tensor(std::string(kMaxGgufTensorNameBytes + 1, 'n'), {32}, 0, 0).pad(32);
+        name.b.resize(name.b.size() + 128);
+        expectError(name, "tensor[0].name", "longer than the limit");
+        Bytes many = header(0, kMaxGgufMetadataKeys + 1);
+        many.b.resize(many.b.size() + 13 * (kMaxGgufMetadataKeys + 1));
+        expectError(many, "metadata_kv_count", "over the limit");
+        // A u8 array one element over the limit, all of it present in the file.
+        Bytes big = header(0, 1);
+        big.str("a.big").u32(9).u32(0).u64(kMaxGgufArrayElements + 1);
+        big.b.resize(big.b.size() + kMaxGgufArrayElements + 1);
+        expectError(big, "a.big", "longer than the limit");
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGgufFile)

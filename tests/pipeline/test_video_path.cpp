@@ -144,6 +144,26 @@ class TestVideoPath : public QObject {
                 r.out.contains("(also --sample)"));
     }
 
+    void decodingLimitsAreOptions() {
+        // The demo encoder needs no model: only the decoder's limits are exercised. 320 x 240 x 3
+        // bytes a frame, 8 frames = 1.8 MB decoded.
+        const QString out = QString::fromStdString(dir_ + "/limits.safetensors");
+        auto r = test::runCli(
+            {"encode", kClip, "--sampling", "uniform:8", "--max-decoded-gib", "0.001", "-o", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("realshort.mp4"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(out));
+        r = test::runCli({"encode", kClip, "--sampling", "uniform:8", "--max-frame-megapixels",
+                          "0.05", "-o", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("realshort.mp4"), qPrintable(r.err));
+        r = test::runCli({"encode", kClip, "--sampling", "uniform:8", "--max-decoded-gib", "0.01",
+                          "--max-frame-megapixels", "0.1", "-o", out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = test::runCli({"encode", kClip, "--max-decoded-gib", "nan", "-o", out});
+        QCOMPARE(r.exitCode, 2);
+    }
+
     void llavaNextPromptOnRequest() {
         // The paper's lmms-eval prompt stays one option away, with its system turn.
         const nlohmann::json j = ask({"--dense", "--prompt-format", "llava-next"});

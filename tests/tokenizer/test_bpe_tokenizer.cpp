@@ -5,6 +5,7 @@
 
 #include <QtTest>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
@@ -112,6 +113,117 @@ class TestBpeTokenizer : public QObject {
         auto pieces = s.split("a\u180Eb c");
         QCOMPARE(pieces.size(), std::size_t(3));
         QCOMPARE(std::string(pieces[0]), std::string("a\u180Eb"));
+    }
+
+    void oddFilesLoadAsTokenizersLoadsThem() {
+        // Files `tokenizers` accepts although they are odd (a repeated merge, added-token ids
+        // that disagree with the ones it assigns, id gaps and a shared id) give its ids here.
+        const std::string d = test::tempDir();
+        auto r = test::runPython("tokenizer_oddities.py", {QString::fromStdString(d)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        int cases = 0;
+        for (const auto& e : readJsonl(d + "/expected.jsonl")) {
+            auto tok = BpeTokenizer::fromFile(d + "/" + e["file"].get<std::string>());
+            const std::string text = e["text"].get<std::string>();
+            QCOMPARE(tok.encode(text), e["ids"].get<std::vector<std::int64_t>>());
+            for (const auto& [content, id] : e["added"].items()) {
+                QCOMPARE(tok.requireTokenId(content), id.get<std::int64_t>());
+            }
+            ++cases;
+        }
+        QCOMPARE(cases, 6);
+    }
+
+    void hostileIdsAndShapesRefused() {
+        // Every id is checked against kMaxTokenizerVocab before it indexes a table, every field
+        // is type-checked, and deep nesting is refused before parsing; errors name the file and
+        // the field, never nlohmann's own text.
+        nlohmann::json base;
+        base["model"] = {
+            {"type", "BPE"}, {"vocab", {{"a", 0}, {"b", 1}, {"ab", 2}}}, {"merges", {"a b"}}};
+        base["pre_tokenizer"] = {{"type", "ByteLevel"}};
+        struct Case {
+            const char* name;
+            std::function<void(nlohmann::json&)> change;
+            const char* field;
+        };
+        const std::vector<Case> cases = {
+            {"negative id", [](auto& j) { j["model"]["vocab"]["c"] = -1; }, "model.vocab.c"},
+            {"id at the limit", [](auto& j) { j["model"]["vocab"]["c"] = kMaxTokenizerVocab; },
+             "model.vocab.c"},
+            {"u32 id", [](auto& j) { j["model"]["vocab"]["c"] = 4000000000LL; }, "model.vocab.c"},
+            {"float id", [](auto& j) { j["model"]["vocab"]["c"] = 3.0; }, "model.vocab.c"},
+            {"string id", [](auto& j) { j["model"]["vocab"]["c"] = "3"; }, "model.vocab.c"},
+            {"added negative",
+             [](auto& j) {
+                 j["added_tokens"] = {{{"id", -2}, {"content", "<x>"}}};
+             },
+             "added_tokens[0].id"},
+            {"added content not a string",
+             [](auto& j) {
+                 j["added_tokens"] = {{{"id", 3}, {"content", 7}}};
+             },
+             "added_tokens[0].content"},
+            {"added_tokens not a list", [](auto& j) { j["added_tokens"] = 5; }, "added_tokens"},
+            {"merge of three", [](auto& j) { j["model"]["merges"] = {"a b c"}; },
+             "model.merges[0]"},
+            {"merge of numbers",
+             [](auto& j) {
+                 j["model"]["merges"] = {{1, 2}};
+             },
+             "model.merges[0]"},
+            {"merge result unknown", [](auto& j) { j["model"]["merges"] = {"b a"}; },
+             "model.merges[0]"},
+            {"type not a string", [](auto& j) { j["model"]["type"] = 1; }, "model.type"},
+            {"flag not a bool", [](auto& j) { j["model"]["ignore_merges"] = "yes"; },
+             "model.ignore_merges"},
+            {"sequence not a list",
+             [](auto& j) {
+                 j["pre_tokenizer"] = {{"type", "Sequence"}, {"pretokenizers", 3}};
+             },
+             "pre_tokenizer.pretokenizers"},
+            {"model not an object",
+             [](auto& j) {
+                 j["model"] = {1, 2};
+             },
+             "(top level)"},
+        };
+        for (const auto& c : cases) {
+            nlohmann::json j = base;
+            c.change(j);
+            const std::string path = writeText("hostile.json", j.dump());
+            try {
+                BpeTokenizer::fromFile(path);
+                QFAIL(c.name);
+            } catch (const OnceError& e) {
+                QCOMPARE(e.where().file, path);
+                if (std::string(c.field) != "(top level)") {
+                    QVERIFY2(e.where().field == c.field,
+                             qPrintable(QString("%1: %2").arg(c.name, e.what())));
+                }
+                QVERIFY2(std::string(e.what()).find("json.exception") == std::string::npos,
+                         e.what());
+            }
+        }
+        for (const std::string& text :
+             {std::string(100000, '[') + std::string(100000, ']'), std::string("{\"model\": "),
+              std::string("\xff\xfe"), std::string("[1e999]"), std::string()}) {
+            const std::string path = writeText("hostile.json", text);
+            try {
+                BpeTokenizer::fromFile(path);
+                QFAIL("malformed JSON was accepted");
+            } catch (const OnceError& e) {
+                QCOMPARE(e.where().file, path);
+                QVERIFY2(std::string(e.what()).find("json.exception") == std::string::npos,
+                         e.what());
+            }
+        }
+        // Out-of-range ids given to decode are refused, not used as indices.
+        nlohmann::json ok = base;
+        auto tok = BpeTokenizer::fromFile(writeText("ok.json", ok.dump()));
+        QVERIFY_THROWS_EXCEPTION(OnceError, tok.decode({-1}));
+        QVERIFY_THROWS_EXCEPTION(OnceError, tok.decode({tok.size()}));
+        QCOMPARE(tok.decode(tok.encode("ab")), std::string("ab"));
     }
 
     void errorsNameFileAndField() {

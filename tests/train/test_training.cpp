@@ -8,6 +8,7 @@
 
 #include <QtTest>
 #include <filesystem>
+#include <limits>
 
 #include "features/feature_file.h"
 #include "io/safetensors.h"
@@ -320,6 +321,95 @@ class TestTraining : public QObject {
         o.sketch.bins = 2;
         QVERIFY_THROWS_EXCEPTION(OnceError,
                                  buildSketchCache(entries, dir + "/full", o, {}, nullptr));
+    }
+
+    void cacheResumesBeforeTheFirstShardIsFull() {
+        // Issue 16 ("Resume does not resume"): with the default shard size a small corpus fills
+        // no shard before it ends, yet a stop must keep every finished video: the rerun starts
+        // where the stopped run was, not at the first video, and ends with the bytes of an
+        // uninterrupted run.
+        const std::string dir = test::tempDir();
+        const auto entries = readCorpusManifest(writeCorpus(dir, 9));
+        SketchCacheOptions o;
+        o.sketch.tokensPerRep = 16;
+        QCOMPARE(o.shardRows, std::int64_t(65536));
+        buildSketchCache(entries, dir + "/full", o, {}, nullptr);
+        const auto reference = cacheBytes(dir + "/full");
+        QCOMPARE(reference.count("shard-00000.safetensors"), std::size_t(1));
+        QCOMPARE(reference.count("shard-00001.safetensors"), std::size_t(0));  // one shard
+
+        CancelToken token;
+        Progress stopper(
+            [&](const ProgressEvent& e) {
+                if (e.done >= 5) {
+                    token.cancel();
+                }
+            },
+            token);
+        QVERIFY_THROWS_EXCEPTION(Cancelled,
+                                 buildSketchCache(entries, dir + "/cut", o, {}, &stopper));
+        auto countPending = [&] {
+            int n = 0;
+            for (const auto& e : fs::directory_iterator(dir + "/cut")) {
+                n += e.path().filename().string().rfind("pending-", 0) == 0;
+            }
+            return n;
+        };
+        const int kept = countPending();
+        QVERIFY2(kept >= 5 && kept < 9, std::to_string(kept).c_str());
+        QVERIFY(!fs::exists(dir + "/cut/shard-00000.safetensors"));  // no shard was full
+
+        std::vector<double> seen;  // Progress::begin reports 0, then the resume point
+        Progress watcher([&](const ProgressEvent& e) { seen.push_back(e.done); });
+        const auto summary = buildSketchCache(entries, dir + "/cut", o, {}, &watcher);
+        QVERIFY(seen.size() >= 2);
+        QCOMPARE(seen[1], double(kept));  // resumes at 6/9 or so, not at 0/9
+        QCOMPARE(seen.back(), 9.0);
+        QCOMPARE(seen.size(), std::size_t(2 + 9 - kept));  // one update per video left
+        QCOMPARE(summary.resumed, std::int64_t(kept));
+        QCOMPARE(summary.done, std::int64_t(9));
+        QVERIFY(cacheBytes(dir + "/cut") == reference);  // no pending file left either
+
+        // Killed at arbitrary moments (mid-write included), still before any shard is full.
+        for (int delayUs : {2000, 15000, 40000}) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                buildSketchCache(entries, dir + "/killed", o, {}, nullptr);
+                _exit(0);
+            }
+            usleep(useconds_t(delayUs));
+            kill(pid, SIGKILL);
+            int status = 0;
+            waitpid(pid, &status, 0);
+        }
+        buildSketchCache(entries, dir + "/killed", o, {}, nullptr);
+        QVERIFY(cacheBytes(dir + "/killed") == reference);
+    }
+
+    void sketchRefusesNonFiniteInput() {
+        at::Tensor f = clustered(6 * 20, 8, 3, 4).reshape({6, 20, 8});
+        SketchOptions o;
+        at::Tensor t = at::arange(6, at::kDouble);
+        t[2] = std::numeric_limits<double>::quiet_NaN();
+        QVERIFY_THROWS_EXCEPTION(OnceError, sketchVideo(f, t, o, 0));  // was bin INT_MIN
+        t[2] = std::numeric_limits<double>::infinity();
+        QVERIFY_THROWS_EXCEPTION(OnceError, sketchVideo(f, t, o, 0));
+        at::Tensor g = f.clone();
+        g[1][3][0] = std::numeric_limits<float>::quiet_NaN();
+        QVERIFY_THROWS_EXCEPTION(OnceError, sketchVideo(g, at::arange(6, at::kDouble), o, 0));
+        for (double r : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+            SketchOptions bad;
+            bad.tokensPerRep = r;
+            QVERIFY_THROWS_EXCEPTION(OnceError, bad.validate());
+        }
+        SketchOptions inverted;
+        inverted.mMin = 20;
+        inverted.mMax = 10;
+        QVERIFY_THROWS_EXCEPTION(OnceError, inverted.validate());
+        // A tiny but valid R: ⌈N/R⌉ overflows an integer; the size is clamped, not undefined.
+        SketchOptions tiny;
+        tiny.tokensPerRep = 1e-300;
+        QCOMPARE(sketchSize(1000, tiny), std::int64_t(128));
     }
 
     void effectiveWeightsFollowThePaper() {

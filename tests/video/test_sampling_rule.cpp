@@ -2,6 +2,8 @@
 #include <ATen/ATen.h>
 
 #include <QtTest>
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
@@ -45,7 +47,12 @@ class TestSamplingRule : public QObject {
         for (auto t :
              {"", "uniform", "uniform:", "uniform:0", "uniform:-3", "uniform:2.5", "uniform:abc",
               "fps:0", "fps:-1", "fps:2:4", "fps:2:9:4", "fps:x", "frames:3", "uniform:8@",
-              "uniform:8@5", "uniform:8@5-2", "uniform:8@-1-2", "uniform:32:1", "uniform:nan"}) {
+              "uniform:8@5", "uniform:8@5-2", "uniform:8@-1-2", "uniform:32:1", "uniform:nan",
+              // Limits (issue 14): counts above kMaxSampledFrames, non-finite numbers, window
+              // bounds above kMaxWindowSeconds.
+              "uniform:4097", "uniform:1000000", "fps:2:4:4097", "fps:nan", "fps:inf", "fps:-inf",
+              "fps:1e7", "uniform:4@1e300-", "uniform:4@nan-", "uniform:4@0-inf",
+              "uniform:4@2e7-"}) {
             QTest::newRow(t) << QString(t);
         }
     }
@@ -88,6 +95,42 @@ class TestSamplingRule : public QObject {
         QVERIFY(idx.front() == 50 && idx.back() == 100);
         // Window past the end: no frame.
         QVERIFY(sampleIndices(SamplingRule::parse("uniform:4@20-30"), 250, 25).empty());
+    }
+
+    void boundsHold() {
+        // A window past the end is empty (readFrames turns that into an error naming the file).
+        QVERIFY(sampleIndices(SamplingRule::parse("uniform:4@9999999-"), 60, 30).empty());
+        QVERIFY(sampleIndices(SamplingRule::parse("fps:2@30-"), 60, 30).empty());
+        // Repeats are allowed up to kMaxRepeatedSampledFrames, refused beyond.
+        QCOMPARE(sampleIndices(SamplingRule::parse("uniform:256"), 60, 30).size(),
+                 std::size_t(256));
+        QVERIFY_THROWS_EXCEPTION(OnceError,
+                                 sampleIndices(SamplingRule::parse("uniform:257"), 60, 30));
+        QCOMPARE(sampleIndices(SamplingRule::parse("uniform:4096"), 5000, 30).size(),
+                 std::size_t(4096));
+        // Non-finite or absurd video rates and frame counts.
+        const double nan = std::nan("");
+        QVERIFY_THROWS_EXCEPTION(OnceError, sampleIndices(SamplingRule::parse("fps:2"), 60, nan));
+        QVERIFY_THROWS_EXCEPTION(OnceError, sampleIndices(SamplingRule::parse("fps:2"), 60,
+                                                          std::numeric_limits<double>::infinity()));
+        QVERIFY_THROWS_EXCEPTION(OnceError,
+                                 sampleIndices(SamplingRule::parse("uniform:2@1-2"), 60, nan));
+        QVERIFY_THROWS_EXCEPTION(
+            OnceError, sampleIndices(SamplingRule::parse("uniform:2"), kMaxVideoFrames + 1, 30));
+        // Long videos: float32 linspace rounding never steps outside the video.
+        for (std::int64_t total : {std::int64_t(16777217), std::int64_t(99999999)}) {
+            for (const auto& i :
+                 sampleIndices(SamplingRule::parse("fps:0.001:4:4096"), total, 0.5)) {
+                QVERIFY(i >= 0 && i < total);
+            }
+        }
+        // A rule built in code gets the parser's checks.
+        SamplingRule r;
+        r.count = 1 << 30;
+        QVERIFY_THROWS_EXCEPTION(OnceError, sampleIndices(r, 60, 30));
+        r = SamplingRule{};
+        r.start = nan;
+        QVERIFY_THROWS_EXCEPTION(OnceError, sampleIndices(r, 60, 30));
     }
 
     void refusesNoFramesOrRate() {

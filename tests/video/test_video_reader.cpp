@@ -4,6 +4,7 @@
 #include <ATen/ATen.h>
 
 #include <QtTest>
+#include <cmath>
 #include <filesystem>
 
 #include "io/safetensors.h"
@@ -214,6 +215,52 @@ class TestVideoReader : public QObject {
             QFAIL("no error");
         } catch (const OnceError& e) {
             QCOMPARE(e.where().file, d + "/text.mp4");
+        }
+    }
+
+    void limitsRefuseBeforeAllocating() {
+        // clip.webm is 96x64, 24 frames. Limits below it refuse it, naming the file and the
+        // limit; the defaults read it.
+        const std::string clip = fixtures() + "/clip.webm";
+        VideoLimits small;
+        small.maxFramePixels = 96 * 64 - 1;
+        try {
+            readFrames(clip, SamplingRule::parse("uniform:4"), nullptr, small);
+            QFAIL("a frame above maxFramePixels was decoded");
+        } catch (const OnceError& e) {
+            QCOMPARE(e.where().file, clip);
+            QCOMPARE(e.where().field, std::string("size"));
+        }
+        QVERIFY_THROWS_EXCEPTION(OnceError, probeVideo(clip, small));
+        VideoLimits bytes;
+        bytes.maxDecodedBytes = 4 * 96 * 64 * 3 - 1;  // one byte short of 4 frames
+        try {
+            readFrames(clip, SamplingRule::parse("uniform:4"), nullptr, bytes);
+            QFAIL("frames above maxDecodedBytes were allocated");
+        } catch (const OnceError& e) {
+            QCOMPARE(e.where().file, clip);
+            QCOMPARE(e.where().field, std::string("sampling"));
+        }
+        QCOMPARE(readFrames(clip, SamplingRule::parse("uniform:3"), nullptr, bytes).rgb.size(0),
+                 std::int64_t(3));
+        // Frame folders obey the same limits.
+        QVERIFY_THROWS_EXCEPTION(
+            OnceError, readFrames(fixtures() + "/frames_png", SamplingRule::parse("uniform:4"),
+                                  nullptr, small));
+        QVERIFY_THROWS_EXCEPTION(
+            OnceError, readFrames(fixtures() + "/frames_png", SamplingRule::parse("uniform:4"),
+                                  nullptr, bytes));
+    }
+
+    void ruleErrorsNameTheVideo() {
+        // An fps rule on a frame folder works (3 FPS); a rule repeating frames past the bound
+        // and a window past the end are refused naming the folder.
+        const std::string dir = fixtures() + "/frames_png";
+        expectError(dir, "more frames", "uniform:300");
+        expectError(dir, "after the end", "uniform:4@100-");
+        // Every time a reader returns is finite.
+        for (const auto& t : readFrames(kRealClips[2], SamplingRule::parse("uniform:8")).times) {
+            QVERIFY(std::isfinite(t));
         }
     }
 

@@ -16,6 +16,7 @@
 #include "codebook/codebook.h"
 #include "session/studio_session.h"
 #include "util/error.h"
+#include "util/exception_text.h"
 
 namespace once::studio {
 namespace {
@@ -112,7 +113,7 @@ bool ChartsPanel::loadResults(const std::function<void()>& load, QWidget* tab, Q
         return true;
     } catch (const std::exception& e) {
         if (error) {
-            *error = QString::fromUtf8(e.what());
+            *error = QString::fromStdString(once::userMessage(e));
         }
         return false;
     }

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "util/error.h"
+#include "util/exception_text.h"
 
 namespace once::studio {
 
@@ -35,8 +36,8 @@ bool BackgroundTask::start(const QString& title, Work work) {
         } catch (const once::OnceError& e) {
             error_ = QString::fromStdString(e.what());
         } catch (const std::exception& e) {
-            // LibTorch (c10::Error) and the standard library: still a complete message.
-            error_ = QString::fromStdString(e.what());
+            // LibTorch (c10::Error) and the standard library: one line, no backtrace.
+            error_ = QString::fromStdString(once::userMessage(e));
         } catch (...) {
             error_ = QStringLiteral("unknown error");
         }
@@ -111,7 +112,7 @@ void BackgroundTask::onThreadFinished() {
             }
             emit succeeded();
         } catch (const std::exception& e) {
-            emit failed(QString::fromStdString(e.what()));
+            emit failed(QString::fromStdString(once::userMessage(e)));
         }
     }
     emit finished();

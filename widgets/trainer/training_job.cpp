@@ -6,6 +6,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <filesystem>
 #include <memory>
 
 #include "analysis/diagnostics.h"
@@ -68,6 +69,11 @@ bool hasResumableCache(const QString& cacheDir) {
            QFileInfo(QDir(cacheDir).filePath(QStringLiteral("manifest.json"))).isFile();
 }
 
+// Stage B, diagnostics and the codebook file, after the cache is loaded.
+static TrainingOutcome finishFit(const TrainingRequest& r, const once::SketchCache& cache,
+                                 once::Progress& stageB, const std::string& state,
+                                 TrainingOutcome out);
+
 TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
                             once::Progress& stageB) {
     if (r.cacheDir.isEmpty()) {
@@ -96,7 +102,7 @@ TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
         }
         const once::SampledFrames f = once::readFrames(path, rule, progress);
         const once::EncodedVideo ev = encoder->encode(f.rgb, progress);
-        return once::VideoTokens{ev.features.to(at::kFloat), at::tensor(f.times, at::kDouble),
+        return once::StageAVideo{ev.features.to(at::kFloat), at::tensor(f.times, at::kDouble),
                                  encoder->backbone()};
     };
     TrainingOutcome out;
@@ -114,6 +120,24 @@ TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
     // The optimiser state is saved after every epoch, so a cancel or a crash in Stage B resumes
     // at the last finished epoch with the bits of an uninterrupted run.
     const std::string state = fitStatePath(r.output).toStdString();
+    // As `once train fit`: a state this run creates goes when the run fails after the fit, so no
+    // `.fit-state` stays beside a codebook that was never written; a state of an earlier stopped
+    // run, and any state on cancel, stays for resuming.
+    std::error_code ec;
+    const bool stateExisted = std::filesystem::exists(std::filesystem::symlink_status(state, ec));
+    try {
+        return finishFit(r, cache, stageB, state, out);
+    } catch (const once::OnceError&) {
+        if (!stateExisted) {
+            std::filesystem::remove(state, ec);
+        }
+        throw;
+    }
+}
+
+static TrainingOutcome finishFit(const TrainingRequest& r, const once::SketchCache& cache,
+                                 once::Progress& stageB, const std::string& state,
+                                 TrainingOutcome out) {
     const once::FitResult fit = once::fitCodebook(cache, r.fit, &stageB, state);
     stageB.throwIfCancelled();
 
