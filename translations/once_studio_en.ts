@@ -358,6 +358,22 @@
         <source>Token budget B on a log scale from 1 to N (the video&apos;s tokens)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>B = %1 is below the smallest budget: set to %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B = %1 is more than K = %2, the codebook&apos;s size: set to %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B = %1 is more than N = %2, the video&apos;s tokens: set to %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token budget B, from 1 to %1; a larger number is set to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::ChartWidget</name>
@@ -846,6 +862,34 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;, B = %2, %3 visual tokens</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>Open a Matching &amp;Codebook…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A codebook trained on features of this model&apos;s encoder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Re-encode the Video with the Model&apos;s Encoder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The overlay, the charts and the Trainer then use the model&apos;s features; a codebook for them is still needed for the compressed answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No %1 answer: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The %1 answer failed: %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1523,6 +1567,10 @@
     <message>
         <source>%1 cannot be played here (a frame folder or a feature file).</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>Sound is off: this machine has no audio device.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -358,6 +358,22 @@
         <source>Token budget B on a log scale from 1 to N (the video&apos;s tokens)</source>
         <translation>令牌预算 B，对数刻度，从 1 到 N（视频的令牌数）</translation>
     </message>
+    <message>
+        <source>B = %1 is below the smallest budget: set to %2.</source>
+        <translation>B = %1 小于最小预算：已设为 %2。</translation>
+    </message>
+    <message>
+        <source>B = %1 is more than K = %2, the codebook&apos;s size: set to %2.</source>
+        <translation>B = %1 超过码本大小 K = %2：已设为 %2。</translation>
+    </message>
+    <message>
+        <source>B = %1 is more than N = %2, the video&apos;s tokens: set to %2.</source>
+        <translation>B = %1 超过视频的 token 数 N = %2：已设为 %2。</translation>
+    </message>
+    <message>
+        <source>Token budget B, from 1 to %1; a larger number is set to %1</source>
+        <translation>Token 预算 B，范围 1 到 %1；更大的数会被设为 %1</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::ChartWidget</name>
@@ -846,6 +862,34 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;, B = %2, %3 visual tokens</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，B = %2，%3 个视觉令牌</translation>
+    </message>
+    <message>
+        <source>Open a Matching &amp;Codebook…</source>
+        <translation>打开匹配的码本(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>A codebook trained on features of this model&apos;s encoder</source>
+        <translation>在该模型编码器的特征上训练的码本</translation>
+    </message>
+    <message>
+        <source>&amp;Re-encode the Video with the Model&apos;s Encoder</source>
+        <translation>用模型的编码器重新编码视频(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The overlay, the charts and the Trainer then use the model&apos;s features; a codebook for them is still needed for the compressed answer.</source>
+        <translation>之后叠加层、图表和训练器将使用模型的特征；压缩回答仍需要与这些特征匹配的码本。</translation>
+    </message>
+    <message>
+        <source>No %1 answer: %2</source>
+        <translation>没有 %1 回答：%2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: failed</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：失败</translation>
+    </message>
+    <message>
+        <source>The %1 answer failed: %2</source>
+        <translation>%1 回答失败：%2</translation>
     </message>
 </context>
 <context>
@@ -1523,6 +1567,10 @@
     <message>
         <source>%1 cannot be played here (a frame folder or a feature file).</source>
         <translation>%1 无法在此播放（帧文件夹或特征文件）。</translation>
+    </message>
+    <message>
+        <source>Sound is off: this machine has no audio device.</source>
+        <translation>声音已关闭：本机没有音频设备。</translation>
     </message>
 </context>
 </TS>

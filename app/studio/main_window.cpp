@@ -11,10 +11,14 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTime>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "app_settings.h"
 #include "budget/budget_panel.h"
@@ -103,6 +107,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(trainer_->task(), &BackgroundTask::failed, this,
             [this](const QString& message) { showError(tr("Training failed"), message); });
     connect(trainer_, &TrainerPanel::openCodebookRequested, session_, &StudioSession::openCodebook);
+    connect(question_, &QuestionPanel::openCodebookRequested, this, &MainWindow::openCodebook);
+    connect(question_, &QuestionPanel::problemOccurred, this, [this](const QString& message) {
+        log(message);
+        statusBar()->showMessage(message, 15000);
+    });
     connect(recent_, &RecentFilesMenu::openRequested, session_, &StudioSession::openPath);
     trainer_->setPipelineSettings(session_->pipelineSettings(), QString());
 
@@ -111,7 +120,36 @@ MainWindow::MainWindow(QWidget* parent)
     const AppSettings settings;
     restoreGeometry(settings.windowGeometry());
     restoreState(settings.windowState());
+    fitToScreen();
     updateTitle();
+}
+
+void MainWindow::fitToScreen() {
+    // The default size and a geometry saved on a larger monitor may both exceed this screen
+    // (issue 16: a 1366 × 768 laptop); shrink and move the window inside the available area,
+    // leaving room for the title bar the window manager adds above the client area.
+    const QScreen* s = screen() != nullptr ? screen() : QGuiApplication::primaryScreen();
+    if (s == nullptr) {
+        return;
+    }
+    const QRect available = s->availableGeometry();
+    constexpr int kTitleBarAllowance = 32;
+    const int frameHeight = std::max(frameGeometry().height() - height(), kTitleBarAllowance);
+    const QSize fitted =
+        size().boundedTo(QSize(available.width(), std::max(available.height() - frameHeight, 1)));
+    if (fitted != size()) {
+        // A restored maximised state would ignore the resize; do not show the window here.
+        setWindowState(windowState() & ~(Qt::WindowMaximized | Qt::WindowFullScreen));
+        resize(fitted);
+    }
+    QRect g(pos(), size());
+    if (!available.contains(g)) {
+        g.moveLeft(std::clamp(g.left(), available.left(), available.right() - g.width() + 1));
+        g.moveTop(std::clamp(
+            g.top(), available.top() + frameHeight,
+            std::max(available.top() + frameHeight, available.bottom() - g.height() + 1)));
+        move(g.topLeft());
+    }
 }
 
 MainWindow::~MainWindow() = default;
@@ -130,7 +168,18 @@ void MainWindow::createCentralView() {
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->setSpacing(0);
-    topLayout->addWidget(overlayControls_);
+    // The control row is wider than a small screen leaves beside the docks: it scrolls
+    // sideways there instead of setting the window's minimum width.
+    auto* controlsScroll = new QScrollArea(top);
+    controlsScroll->setObjectName(QStringLiteral("overlayControlsScroll"));
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setFrameShape(QFrame::NoFrame);
+    controlsScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controlsScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    controlsScroll->setWidget(overlayControls_);
+    controlsScroll->setFixedHeight(overlayControls_->sizeHint().height() +
+                                   controlsScroll->horizontalScrollBar()->sizeHint().height());
+    topLayout->addWidget(controlsScroll);
     topLayout->addWidget(view_, 1);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(top);
@@ -145,7 +194,19 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
                                  Qt::DockWidgetArea area) {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);  // saveState() identifies docks by name
-    dock->setWidget(widget);
+    if (qobject_cast<QAbstractScrollArea*>(widget) != nullptr) {
+        dock->setWidget(widget);  // scrolls by itself
+    } else {
+        // The panels' natural minimums add up to more than a 1366 × 768 screen (issue 16); in a
+        // scroll area a dock can be made small and its panel scrolls instead of pushing the
+        // window past the screen.
+        auto* scroll = new QScrollArea(dock);
+        scroll->setObjectName(objectName + QStringLiteral("Scroll"));
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidget(widget);
+        dock->setWidget(scroll);
+    }
     addDockWidget(area, dock);
     return dock;
 }

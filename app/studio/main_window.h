@@ -62,6 +62,8 @@ class MainWindow : public QMainWindow {
     void createCentralView();
     void createDocks();
     void createMenus();
+    /// Shrinks and moves the window into the screen's available area (see the .cpp).
+    void fitToScreen();
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& objectName,
                          Qt::DockWidgetArea area);
     QString askOpenFile(const QString& title, const QString& filter);

@@ -63,6 +63,48 @@ class TestBudgetPanel : public QObject {
         QCOMPARE(panel.budget(), std::int64_t{4});
     }
 
+    // Issue 16: with K = 256, typing 300 gave 30 and 1024 gave 102 (the spin box refused the
+    // last keystroke). Now a number beyond K is clamped to K and the panel says so.
+    void typedBudgetsBeyondTheRangeAreClampedVisibly() {
+        BudgetPanel panel;
+        panel.setCodebookSize(256);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSpinBox* spin = panel.spinBox();
+        QVERIFY2(spin->toolTip().contains(QLatin1String("256")), qPrintable(spin->toolTip()));
+        QSignalSpy changed(&panel, &BudgetPanel::budgetChanged);
+        auto type = [&](const QString& text) {
+            spin->setFocus();
+            spin->selectAll();
+            QTest::keyClicks(spin, text);
+            QTest::keyClick(spin, Qt::Key_Return);
+        };
+
+        type(QStringLiteral("100"));
+        QCOMPARE(panel.budget(), std::int64_t{100});
+        QVERIFY(panel.budgetNote().isEmpty());
+
+        for (const QString& typed : {QStringLiteral("300"), QStringLiteral("1024")}) {
+            type(typed);
+            QCOMPARE(spin->value(), 256);
+            QCOMPARE(panel.budget(), std::int64_t{256});
+            QCOMPARE(panel.slider()->value(), LogScale{256}.positionOf(256));
+            QVERIFY2(panel.budgetNote().contains(typed) &&
+                         panel.budgetNote().contains(QLatin1String("K = 256")),
+                     qPrintable(panel.budgetNote()));
+        }
+        QCOMPARE(changed.last().first().value<std::int64_t>(), std::int64_t{256});
+
+        // An in-range number clears the note; zero goes up to 1, with a note.
+        type(QStringLiteral("64"));
+        QCOMPARE(panel.budget(), std::int64_t{64});
+        QVERIFY(panel.budgetNote().isEmpty());
+        type(QStringLiteral("0"));
+        QCOMPARE(panel.budget(), std::int64_t{1});
+        QVERIFY2(panel.budgetNote().contains(QLatin1String("set to 1")),
+                 qPrintable(panel.budgetNote()));
+    }
+
     void countsFollowTheSlider() {
         StudioSession session;
         GroupOverlay overlay;

@@ -157,6 +157,30 @@ class TestCharts : public QObject {
         TaskRadarChart chart;
         chart.setResults(r);
         checkExports(chart, QStringLiteral("radar"), 6);
+
+        // Issue 16: every polygon was black. Each method has its own colour, and the exported
+        // PNG and SVG carry it.
+        QVERIFY(TaskRadarChart::seriesColor(0) != TaskRadarChart::seriesColor(1));
+        const QImage image(temp(QStringLiteral("radar.png")));
+        const QByteArray svg = readAll(temp(QStringLiteral("radar.svg"))).toLower();
+        for (int m = 0; m < r.methods.size(); ++m) {
+            const QColor c = TaskRadarChart::seriesColor(m);
+            QVERIFY(c.lightness() > 40);  // not black
+            int matching = 0;
+            for (int y = 0; y < image.height(); ++y) {
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor p = image.pixelColor(x, y);
+                    matching += std::abs(p.red() - c.red()) + std::abs(p.green() - c.green()) +
+                                    std::abs(p.blue() - c.blue()) <
+                                24;
+                }
+            }
+            QVERIFY2(matching > 100, qPrintable(QStringLiteral("%1: %2 pixels of %3")
+                                                    .arg(r.methods[m])
+                                                    .arg(matching)
+                                                    .arg(c.name())));
+            QVERIFY2(svg.contains(c.name().toLatin1()), qPrintable(c.name()));
+        }
     }
 
     void harnessAccuracyCsvLoads() {

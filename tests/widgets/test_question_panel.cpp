@@ -10,6 +10,7 @@
 #include "charts/budget_sweep.h"
 #include "codebook/codebook.h"
 #include "question/question_panel.h"
+#include "session/demo_assets.h"
 #include "session/studio_session.h"
 #include "studio_test_data.h"
 #include "support/test_support.h"
@@ -89,6 +90,66 @@ class TestQuestionPanel : public QObject {
             QVERIFY(p.prefillMs > 0);
             QVERIFY(p.endToEndMs >= p.prefillMs);
         }
+    }
+
+    // Issue 16: with the demo codebook (backbone "demo") and a LLaVA-OneVision model, the Dense
+    // answer appeared and the ONCE column stayed empty without a word. Now the ONCE pane names
+    // both backbones and the panel offers the fixes.
+    void aCodebookForAnotherBackboneIsExplainedWithFixes() {
+        if (!DemoAssets::locate().hasVideo() || !DemoAssets::locate().hasCodebook()) {
+            QSKIP("the demo video or codebook is not in this checkout");
+        }
+        const QString dir = QString::fromStdString(once::test::tempDir());
+        const auto r = once::test::runPython(QStringLiteral("llm_reference.py"),
+                                             {QStringLiteral("llava"), dir});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+        StudioSession session;
+        QuestionPanel panel(&session);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy errors(&session, &StudioSession::errorOccurred);
+        session.loadDemo();
+        session.openModelFolder(dir);
+        QVERIFY(test::waitIdle(session, 300000));
+        QVERIFY(errors.isEmpty());
+        QCOMPARE(QString::fromStdString(session.video().backbone), QStringLiteral("demo"));
+        QVERIFY(!session.codebookFile().isEmpty());
+        QVERIFY(panel.canAnswer());
+        QVERIFY(panel.problem().isEmpty());
+
+        QSignalSpy problems(&panel, &QuestionPanel::problemOccurred);
+        QSignalSpy finished(panel.task(), &BackgroundTask::finished);
+        panel.questionEdit()->setText(QStringLiteral("What happens?"));
+        QTest::mouseClick(panel.askButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(300000));
+        QTest::qWait(50);  // the finished handlers ran; the message must survive them
+
+        QVERIFY(!panel.denseAnswer().isEmpty());  // Dense still answers
+        const QString pane = panel.onceAnswer();
+        QVERIFY2(pane.contains(QLatin1String("another backbone")), qPrintable(pane));
+        QVERIFY2(pane.contains(QLatin1String("demo")), qPrintable(pane));
+        QVERIFY2(pane.contains(QLatin1String("llava-onevision")), qPrintable(pane));
+        QVERIFY2(panel.problem().contains(QLatin1String("another backbone")),
+                 qPrintable(panel.problem()));
+        QCOMPARE(problems.size(), 1);
+        QVERIFY(panel.openCodebookButton()->isVisible());
+        QVERIFY(panel.reencodeButton()->isVisible());
+        QVERIFY(!panel.statistic(QStringLiteral("Generated tokens"), 0).isEmpty());
+        QVERIFY(panel.statistic(QStringLiteral("Generated tokens"), 1).isEmpty());
+
+        QSignalSpy openRequests(&panel, &QuestionPanel::openCodebookRequested);
+        QTest::mouseClick(panel.openCodebookButton(), Qt::LeftButton);
+        QCOMPARE(openRequests.size(), 1);
+
+        // Re-encoding brings the studio's features to the model's encoder; the demo codebook
+        // no longer fits them and is unloaded, and the problem bar goes away.
+        QTest::mouseClick(panel.reencodeButton(), Qt::LeftButton);
+        QVERIFY(test::waitIdle(session, 300000, false));
+        QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(session.video().backbone),
+                                  QStringLiteral("llava-onevision"), 300000);
+        QVERIFY(session.codebookFile().isEmpty());
+        QVERIFY(panel.problem().isEmpty());
     }
 };
 

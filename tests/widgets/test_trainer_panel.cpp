@@ -47,6 +47,61 @@ class TestTrainerPanel : public QObject {
         QCOMPARE(sketch.cap, std::int64_t{5'000'000});
     }
 
+    // Issue 16: typing a corpus path filled the cache and output from the first character
+    // ("//once_stage_a_cache") and never followed. Now they wait for an existing corpus, follow
+    // it, and keep what the user typed.
+    void derivedPathsFollowAnExistingCorpusAndKeepUserEdits() {
+        const QString dir = QDir::cleanPath(QString::fromStdString(once::test::tempDir()));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/corpus")));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/other")));
+        const QString manifest = dir + QStringLiteral("/corpus/manifest.jsonl");
+        const QString second = dir + QStringLiteral("/other/corpus.jsonl");
+        for (const QString& f : {manifest, second}) {
+            QFile file(f);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{\"video\": \"a.mp4\"}\n");
+        }
+
+        TrainerPanel panel;
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QLineEdit* corpus = panel.corpusEdit();
+        corpus->setFocus();
+        for (int i = 0; i < manifest.size(); ++i) {
+            QTest::keyClicks(corpus, manifest.mid(i, 1));
+            if (i + 1 < manifest.size()) {
+                QVERIFY2(
+                    panel.cacheEdit()->text().isEmpty(),
+                    qPrintable(corpus->text() + QStringLiteral(" → ") + panel.cacheEdit()->text()));
+                QVERIFY(panel.outputEdit()->text().isEmpty());
+            }
+        }
+        QCOMPARE(corpus->text(), manifest);
+        QCOMPARE(panel.cacheEdit()->text(), dir + QStringLiteral("/corpus/once_stage_a_cache"));
+        QCOMPARE(panel.outputEdit()->text(), dir + QStringLiteral("/corpus/codebook.safetensors"));
+
+        // The user types their own output; a different corpus moves the cache, not the output.
+        const QString mine = dir + QStringLiteral("/mine.safetensors");
+        panel.outputEdit()->setFocus();
+        panel.outputEdit()->selectAll();
+        QTest::keyClicks(panel.outputEdit(), mine);
+        QCOMPARE(panel.outputEdit()->text(), mine);
+        corpus->setFocus();
+        corpus->selectAll();
+        QTest::keyClicks(corpus, second);
+        QCOMPARE(panel.cacheEdit()->text(), dir + QStringLiteral("/other/once_stage_a_cache"));
+        QCOMPARE(panel.outputEdit()->text(), mine);
+
+        // A folder corpus is taken once typing ends (Enter), not at each folder on the way.
+        const QString folder = dir + QStringLiteral("/corpus");
+        corpus->selectAll();
+        QTest::keyClicks(corpus, folder);
+        QCOMPARE(panel.cacheEdit()->text(), dir + QStringLiteral("/other/once_stage_a_cache"));
+        QTest::keyClick(corpus, Qt::Key_Return);
+        QCOMPARE(panel.cacheEdit()->text(), dir + QStringLiteral("/corpus/once_stage_a_cache"));
+        QCOMPARE(panel.outputEdit()->text(), mine);
+    }
+
     void everyOptionRoundTrips() {
         // 64-bit seeds survive the form (a QSpinBox would cut them to int), and so do the AdamW
         // constants the CLI exposes.

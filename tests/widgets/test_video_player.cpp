@@ -1,6 +1,8 @@
 // The playback panel: what it says for no video, a frame folder and a playable file, and the
 // Space shortcut its tooltip promises (a text field keeps its own spaces).
+#include <QAudioDevice>
 #include <QLineEdit>
+#include <QMediaDevices>
 #include <QMediaPlayer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -62,6 +64,40 @@ class TestVideoPlayer : public QObject {
         edit->clearFocus();
         QTest::keyClick(&window, Qt::Key_Space);
         QTRY_COMPARE(toggles, 1);  // a button's shortcut clicks it after a short animation
+    }
+
+    // Issue 16: Play on a clip with sound crashed in Qt's audio thread on a machine without an
+    // audio device (the offscreen platform here has none). The panel plays the picture only
+    // and says why the mute button is off.
+    void playsAClipWithSoundWithoutAnAudioDevice() {
+        const QString clip =
+            QString::fromStdString(once::test::tempDir()) + QStringLiteral("/with_audio.mp4");
+        const auto r = once::test::runPython(QStringLiteral("video_with_audio.py"),
+                                             {clip, QStringLiteral("3")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+
+        GroupOverlay overlay;
+        VideoPlayerPanel panel(&overlay);
+        panel.setSource(clip);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.playButton()->isEnabled());
+        QTest::mouseClick(panel.playButton(), Qt::LeftButton);
+        // Still alive after a second and a half of playback, and the clip is actually playing.
+        QTest::qWait(1500);
+        QVERIFY2(panel.player()->playbackState() == QMediaPlayer::PlayingState ||
+                     panel.player()->position() > 0,
+                 qPrintable(panel.note()));
+        QVERIFY(panel.player()->hasAudio());  // the clip does have sound
+        QVERIFY(panel.player()->error() == QMediaPlayer::NoError);
+        panel.player()->stop();
+        const bool hasAudioDevice = !QMediaDevices::audioOutputs().isEmpty();
+        QCOMPARE(panel.muteButton()->isEnabled(), hasAudioDevice);
+        if (!hasAudioDevice) {
+            QVERIFY2(panel.muteButton()->toolTip().contains(QLatin1String("no audio device")),
+                     qPrintable(panel.muteButton()->toolTip()));
+            QVERIFY(panel.player()->audioOutput() == nullptr);
+        }
     }
 };
 

@@ -4,14 +4,66 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSlider>
 #include <QSpinBox>
+#include <algorithm>
+#include <functional>
 #include <limits>
+#include <optional>
 
 #include "compress/token_compressor.h"
 #include "session/studio_session.h"
 
 namespace once::studio {
+namespace {
+// A spin box that lets a number beyond its range be typed and clamps it when editing ends,
+// telling `onClamped` what was typed. QSpinBox refuses the keystroke that leaves the range, so
+// with K = 256 typing 300 silently gave 30 and 1024 gave 102 (issue 16).
+class ClampingSpinBox : public QSpinBox {
+  public:
+    using QSpinBox::QSpinBox;
+    std::function<void(qint64 typed, int clampedTo)> onClamped;
+
+    QValidator::State validate(QString& input, int& pos) const override {
+        const QValidator::State state = QSpinBox::validate(input, pos);
+        if (state == QValidator::Invalid && typedNumber(input).has_value()) {
+            return QValidator::Intermediate;  // out of range: fixup() clamps it
+        }
+        return state;
+    }
+
+    void fixup(QString& input) const override {
+        const auto typed = typedNumber(input);
+        if (!typed) {
+            QSpinBox::fixup(input);
+            return;
+        }
+        const int clamped = static_cast<int>(std::clamp<qint64>(*typed, minimum(), maximum()));
+        if (clamped != *typed && onClamped) {
+            onClamped(*typed, clamped);
+        }
+        input = textFromValue(clamped);
+    }
+
+  private:
+    // Digits only (no sign, at most 18 of them so they fit qint64).
+    std::optional<qint64> typedNumber(const QString& input) const {
+        const QString text = input.trimmed();
+        if (text.isEmpty() || text.size() > 18) {
+            return std::nullopt;
+        }
+        for (const QChar c : text) {
+            if (!c.isDigit()) {
+                return std::nullopt;
+            }
+        }
+        bool ok = false;
+        const qint64 v = text.toLongLong(&ok);
+        return ok ? std::optional<qint64>(v) : std::nullopt;
+    }
+};
+}  // namespace
 
 QString BudgetPanel::variantTitle(once::Variant v) {
     switch (v) {
@@ -62,10 +114,25 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     slider_->setPageStep(LogScale::kSteps / 20);
     slider_->setAccessibleName(tr("Token budget (log scale)"));
     slider_->setToolTip(tr("Token budget B on a log scale from 1 to K"));
-    spin_ = new QSpinBox(this);
+    auto* spin = new ClampingSpinBox(this);
+    spin_ = spin;
     spin_->setRange(1, 1);
     spin_->setAccessibleName(tr("Token budget"));
     spin_->setKeyboardTracking(false);
+    budgetNote_ = new QLabel(this);
+    budgetNote_->setWordWrap(true);
+    budgetNote_->setVisible(false);
+    spin->onClamped = [this](qint64 typed, int clampedTo) {
+        const bool onceMethod = method() == QLatin1String("once");
+        budgetNote_->setText(
+            typed < clampedTo
+                ? tr("B = %1 is below the smallest budget: set to %2.").arg(typed).arg(clampedTo)
+                : (onceMethod ? tr("B = %1 is more than K = %2, the codebook's size: set to %2.")
+                              : tr("B = %1 is more than N = %2, the video's tokens: set to %2."))
+                      .arg(typed)
+                      .arg(clampedTo));
+        budgetNote_->setVisible(true);
+    };
     variantBox_ = new QComboBox(this);
     for (const std::string& name : once::variantNames()) {
         variantBox_->addItem(variantTitle(once::parseVariant(name)), QString::fromStdString(name));
@@ -89,6 +156,7 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("&Method:"), methodBox_);
     form->addRow(notice_);
     form->addRow(tr("&Budget B:"), budgetRow);
+    form->addRow(budgetNote_);
     form->addRow(tr("&Variant:"), variantBox_);
     form->addRow(tr("Groups M:"), groups_);
     form->addRow(tr("Coverage:"), coverage_);
@@ -116,6 +184,11 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
             applyBudget(value, false);
         }
     });
+    // The note about a clamped number stays until the budget is edited again.
+    connect(slider_, &QSlider::sliderPressed, budgetNote_, &QLabel::hide);
+    if (auto* edit = spin_->findChild<QLineEdit*>()) {
+        connect(edit, &QLineEdit::textEdited, budgetNote_, &QLabel::hide);
+    }
     connect(variantBox_, &QComboBox::currentIndexChanged, this, [this] {
         if (!updating_) {
             emit variantChanged(variant());
@@ -136,6 +209,9 @@ void BudgetPanel::setMaximumBudget(std::int64_t maximum) {
     updating_ = true;
     spin_->setRange(1, static_cast<int>(std::min<std::int64_t>(scale_.maximum,
                                                                std::numeric_limits<int>::max())));
+    spin_->setToolTip(
+        tr("Token budget B, from 1 to %1; a larger number is set to %1").arg(spin_->maximum()));
+    budgetNote_->hide();
     updating_ = false;
     budgetUsable_ = maximum > 0;
     updateControls();
@@ -162,6 +238,10 @@ void BudgetPanel::setInputs(bool hasVideo, bool hasCodebook) {
     hasVideo_ = hasVideo;
     hasCodebook_ = hasCodebook;
     updateControls();
+}
+
+QString BudgetPanel::budgetNote() const {
+    return budgetNote_->isHidden() ? QString() : budgetNote_->text();
 }
 
 QString BudgetPanel::notice() const {

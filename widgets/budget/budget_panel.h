@@ -36,6 +36,8 @@ class BudgetPanel : public QWidget {
     void setInputs(bool hasVideo, bool hasCodebook);
     /// The notice shown under the method selector ("" when none).
     QString notice() const;
+    /// The note under the budget row after a typed budget was clamped ("" when none).
+    QString budgetNote() const;
     /// Sets the controls without emitting budgetChanged.
     void setBudget(std::int64_t budget);
     std::int64_t budget() const { return budget_; }
@@ -74,6 +76,7 @@ class BudgetPanel : public QWidget {
     QLabel* notice_;
     QSlider* slider_;
     QSpinBox* spin_;
+    QLabel* budgetNote_;
     QComboBox* variantBox_;
     QLabel* groups_;
     QLabel* coverage_;

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <cmath>
+#include <iterator>
 
 #include "charts/chart_export.h"
 
@@ -26,6 +27,16 @@ TaskRadarChart::TaskRadarChart(QWidget* parent)
     layout->addWidget(open_, 0, Qt::AlignLeft);
     setPlotWidget(holder);
     rebuild();
+}
+
+QColor TaskRadarChart::seriesColor(int index) {
+    // Okabe–Ito: distinct for the common colour-vision deficiencies, and none of them black.
+    static const QColor kColors[] = {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00),
+                                     QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7),
+                                     QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9),
+                                     QColor(0xF0, 0xE4, 0x42)};
+    constexpr int n = static_cast<int>(std::size(kColors));
+    return kColors[((index % n) + n) % n];
 }
 
 void TaskRadarChart::setResults(const EvaluationResults& results) {
@@ -65,7 +76,9 @@ void TaskRadarChart::rebuild() {
             const double v = results_.accuracy[m][i % n];  // back to the first spoke: closed
             series->append(i, std::isfinite(v) ? v : 0.0);
         }
-        QPen pen = series->pen();
+        // A pen taken from a series not yet in a chart is the default black one, and setting it
+        // stops the theme from colouring the series: every polygon was black (issue 16).
+        QPen pen(seriesColor(m));
         pen.setWidthF(2.0);
         series->setPen(pen);
         chart->addSeries(series);

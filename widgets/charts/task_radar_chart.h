@@ -2,6 +2,8 @@
 // Per-task accuracy radar (paper, "MVBench subtask performance"): one closed polygon per method
 // on spokes of the same raw scale, so an outward shift means higher accuracy on that task.
 // A Qt Charts polar chart; shown when evaluation results are loaded.
+#include <QColor>
+
 #include "charts/chart_widget.h"
 #include "charts/evaluation_results.h"
 
@@ -21,6 +23,8 @@ class TaskRadarChart : public ChartWidget {
     bool exportImage(const QString& path, QString* error = nullptr) override;
     CsvTable table() const override;
     QChartView* view() const { return view_; }
+    /// The colour of the `index`-th method's polygon (a fixed palette, repeating).
+    static QColor seriesColor(int index);
 
   signals:
     /// The user asked to open an evaluation results file.

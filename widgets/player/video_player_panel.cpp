@@ -1,10 +1,12 @@
 #include "player/video_player_panel.h"
 
+#include <QAudioDevice>
 #include <QAudioOutput>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
+#include <QMediaDevices>
 #include <QMediaPlayer>
 #include <QSlider>
 #include <QStyle>
@@ -32,8 +34,6 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
         qputenv("QT_MEDIA_BACKEND", "ffmpeg");
     }
     player_ = new QMediaPlayer(this);
-    audio_ = new QAudioOutput(this);
-    player_->setAudioOutput(audio_);
     video_ = new QVideoWidget(this);
     video_->setMinimumSize(160, 90);
     player_->setVideoOutput(video_);
@@ -47,7 +47,6 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     mute_ = new QToolButton(this);
     mute_->setCheckable(true);
     mute_->setIcon(style()->standardIcon(QStyle::SP_MediaVolume));
-    mute_->setToolTip(tr("Mute"));
     position_ = new QSlider(Qt::Horizontal, this);
     position_->setAccessibleName(tr("Playback position"));
     time_ = new QLabel(clock(0), this);
@@ -66,7 +65,15 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     layout->addWidget(note_);
 
     connect(play_, &QToolButton::clicked, this, &VideoPlayerPanel::togglePlayback);
-    connect(mute_, &QToolButton::toggled, audio_, &QAudioOutput::setMuted);
+    connect(mute_, &QToolButton::toggled, this, [this](bool muted) {
+        if (audio_ != nullptr) {
+            audio_->setMuted(muted);
+        }
+    });
+    devices_ = new QMediaDevices(this);
+    connect(devices_, &QMediaDevices::audioOutputsChanged, this,
+            &VideoPlayerPanel::followAudioDevices);
+    followAudioDevices();
     connect(player_, &QMediaPlayer::durationChanged, this,
             [this](qint64 ms) { position_->setRange(0, static_cast<int>(ms)); });
     connect(player_, &QMediaPlayer::positionChanged, this, &VideoPlayerPanel::onPosition);
@@ -98,6 +105,28 @@ void VideoPlayerPanel::setSource(const QString& path) {
                                                    "feature file).")
                                                     .arg(QFileInfo(path).fileName())));
     note_->setVisible(!playable);
+}
+
+void VideoPlayerPanel::followAudioDevices() {
+    // Qt's FFmpeg backend renders audio on its own thread, which dereferences a null sink and
+    // crashes the whole studio when the machine has no audio device (headless and remote
+    // machines, issue 16), muted or not. So an audio output exists only while a device does;
+    // otherwise the picture plays alone.
+    const bool haveDevice = !QMediaDevices::audioOutputs().isEmpty();
+    if (haveDevice && audio_ == nullptr) {
+        audio_ = new QAudioOutput(QMediaDevices::defaultAudioOutput(), this);
+        audio_->setMuted(mute_->isChecked());
+        player_->setAudioOutput(audio_);
+    } else if (haveDevice) {
+        audio_->setDevice(QMediaDevices::defaultAudioOutput());
+    } else if (audio_ != nullptr) {
+        player_->setAudioOutput(nullptr);
+        delete audio_;
+        audio_ = nullptr;
+    }
+    mute_->setEnabled(haveDevice);
+    mute_->setToolTip(haveDevice ? tr("Mute")
+                                 : tr("Sound is off: this machine has no audio device."));
 }
 
 QString VideoPlayerPanel::note() const {

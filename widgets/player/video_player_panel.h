@@ -6,6 +6,7 @@
 
 class QAudioOutput;
 class QLabel;
+class QMediaDevices;
 class QMediaPlayer;
 class QSlider;
 class QToolButton;
@@ -24,6 +25,7 @@ class VideoPlayerPanel : public QWidget {
     void setSource(const QString& path);
     QMediaPlayer* player() const { return player_; }
     QToolButton* playButton() const { return play_; }
+    QToolButton* muteButton() const { return mute_; }
     /// The note under the controls ("" when the video can be played).
     QString note() const;
 
@@ -33,10 +35,13 @@ class VideoPlayerPanel : public QWidget {
   private:
     void onPosition(qint64 ms);
     void onFrameChosen(int frame);
+    /// Attaches an audio output only while the machine has an audio device (see the .cpp).
+    void followAudioDevices();
 
     GroupOverlay* overlay_;
     QMediaPlayer* player_;
-    QAudioOutput* audio_;
+    QAudioOutput* audio_ = nullptr;  ///< null while there is no audio device
+    QMediaDevices* devices_ = nullptr;
     QVideoWidget* video_;
     QToolButton* play_;
     QToolButton* mute_;

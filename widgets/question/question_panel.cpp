@@ -17,7 +17,9 @@
 #include "pipeline/session.h"
 #include "session/answer_pipeline.h"
 #include "session/studio_session.h"
+#include "session/video_data.h"
 #include "tasks/background_task.h"
+#include "util/error.h"
 
 namespace once::studio {
 namespace {
@@ -30,6 +32,38 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     note_->setWordWrap(true);
     note_->setFrameShape(QFrame::StyledPanel);
     note_->setMargin(6);
+    // Failures stay here until the inputs change: the task's finished signal refreshes note_,
+    // which once hid the message of a failed compressed answer (issue 16).
+    problemBar_ = new QFrame(this);
+    problemBar_->setFrameShape(QFrame::StyledPanel);
+    problemBar_->setObjectName(QStringLiteral("questionProblemBar"));
+    problem_ = new QLabel(problemBar_);
+    problem_->setWordWrap(true);
+    problem_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    openCodebook_ = new QPushButton(tr("Open a Matching &Codebook…"), problemBar_);
+    openCodebook_->setToolTip(tr("A codebook trained on features of this model's encoder"));
+    reencode_ = new QPushButton(tr("&Re-encode the Video with the Model's Encoder"), problemBar_);
+    reencode_->setToolTip(
+        tr("The overlay, the charts and the Trainer then use the model's features; a codebook "
+           "for them is still needed for the compressed answer."));
+    auto* problemLayout = new QVBoxLayout(problemBar_);
+    problemLayout->setContentsMargins(6, 6, 6, 6);
+    problemLayout->addWidget(problem_);
+    auto* fixRow = new QHBoxLayout;
+    fixRow->addWidget(openCodebook_);
+    fixRow->addWidget(reencode_);
+    fixRow->addStretch(1);
+    problemLayout->addLayout(fixRow);
+    problemBar_->setVisible(false);
+    connect(openCodebook_, &QPushButton::clicked, this, &QuestionPanel::openCodebookRequested);
+    connect(reencode_, &QPushButton::clicked, this, [this] {
+        const VideoData& v = session_->video();
+        if (!v.isEmpty() && !v.fromFeatureFile) {
+            session_->openVideo(v.source);
+        }
+    });
+
     question_ = new QLineEdit(this);
     question_->setPlaceholderText(
         tr("Ask about the video, e.g. “What happens after the door "
@@ -72,6 +106,7 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     answers->addWidget(once_, 1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(note_);
+    layout->addWidget(problemBar_);
     layout->addLayout(askRow);
     layout->addLayout(answers, 2);
     layout->addWidget(stats_, 1);
@@ -88,12 +123,16 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
         refreshAvailability();
     });
     connect(task_, &BackgroundTask::failed, this, [this](const QString& message) {
-        note_->setText(tr("The question could not be answered: %1").arg(message));
-        note_->setVisible(true);
+        showProblem(tr("The question could not be answered: %1").arg(message), false);
     });
     for (auto signal : {&StudioSession::modelChanged, &StudioSession::videoChanged,
                         &StudioSession::codebookChanged, &StudioSession::methodChanged}) {
         connect(session_, signal, this, &QuestionPanel::refreshAvailability);
+        connect(session_, signal, this, [this] {
+            if (!task_->isRunning()) {
+                clearProblem();  // the cause may be gone; the next question tells
+            }
+        });
     }
     connect(session_, &StudioSession::methodChanged, this, [this] {
         if (!task_->isRunning()) {
@@ -146,6 +185,28 @@ void QuestionPanel::refreshAvailability() {
     question_->setEnabled(can);
 }
 
+void QuestionPanel::showProblem(const QString& message, bool backboneMismatch) {
+    problem_->setText(message);
+    openCodebook_->setVisible(backboneMismatch);
+    // Re-encoding helps only where the studio's features come from another encoder than the
+    // model's (the demo encoder, say) and from a video, not a feature file.
+    const VideoData& v = session_->video();
+    reencode_->setVisible(backboneMismatch && !v.isEmpty() && !v.fromFeatureFile &&
+                          QString::fromStdString(v.backbone) !=
+                              session_->pipelineSettings().backbone);
+    problemBar_->setVisible(true);
+    emit problemOccurred(message);
+}
+
+void QuestionPanel::clearProblem() {
+    problem_->clear();
+    problemBar_->setVisible(false);
+}
+
+QString QuestionPanel::problem() const {
+    return problem_->text();
+}
+
 QString QuestionPanel::denseAnswer() const {
     return dense_->toPlainText();
 }
@@ -180,6 +241,7 @@ void QuestionPanel::askQuestion() {
     const bool compare = compare_->isChecked() || !compressed;
     const int maxTokens = maxTokens_->value();
 
+    clearProblem();
     dense_->clear();
     once_->clear();
     stats_->setRowCount(0);
@@ -207,6 +269,10 @@ void QuestionPanel::askQuestion() {
             a.onText = denseStream;
             *dense = lease.session().ask(question.toStdString(), a, &progress);
         }
+        // The compressed column may fail where Dense did not (a codebook for another
+        // backbone): keep the Dense answer and say why the other column is empty.
+        QString compressedError;
+        bool backboneMismatch = false;
         if (compressed) {
             once::AskOptions a;
             a.budget = budget;
@@ -214,11 +280,25 @@ void QuestionPanel::askQuestion() {
             a.params = params;
             a.maxNewTokens = maxTokens;
             a.onText = onceStream;
-            *onceReport = lease.session().ask(question.toStdString(), a, &progress);
+            try {
+                *onceReport = lease.session().ask(question.toStdString(), a, &progress);
+            } catch (const once::OnceError& e) {
+                compressedError = QString::fromStdString(e.what());
+                backboneMismatch = e.where().field == "backbone";
+            }
         }
+        const bool compressedOk = compressed && compressedError.isEmpty();
         return [=, this] {
-            showReports(compare ? dense.get() : nullptr, compressed ? onceReport.get() : nullptr,
+            showReports(compare ? dense.get() : nullptr, compressedOk ? onceReport.get() : nullptr,
                         title);
+            if (!compressedError.isEmpty()) {
+                once_->setPlainText(tr("No %1 answer: %2")
+                                        .arg(StudioSession::methodTitle(method), compressedError));
+                onceTitle_->setText(tr("<b>%1</b>: failed").arg(title));
+                showProblem(tr("The %1 answer failed: %2")
+                                .arg(StudioSession::methodTitle(method), compressedError),
+                            backboneMismatch);
+            }
         };
     });
 }

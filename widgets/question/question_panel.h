@@ -12,6 +12,7 @@ struct AskReport;
 }
 
 class QCheckBox;
+class QFrame;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -41,21 +42,41 @@ class QuestionPanel : public QWidget {
     /// A cell of the statistics table: `row` as labelled, column 0 Dense, 1 ONCE.
     QString statistic(const QString& row, int column) const;
     BackgroundTask* task() const { return task_; }
+    /// Why the last question could not be answered (the whole question, or only its
+    /// compressed column); "" when it was answered or nothing was asked since the inputs changed.
+    QString problem() const;
+    /// The buttons offered with a codebook/model backbone mismatch.
+    QPushButton* openCodebookButton() const { return openCodebook_; }
+    QPushButton* reencodeButton() const { return reencode_; }
     /// Cancels a running question and waits (closing the window).
     void shutdown();
 
   public slots:
     void askQuestion();
 
+  signals:
+    /// A question, or its compressed column, failed; the main window logs it in its status bar.
+    void problemOccurred(const QString& message);
+    /// "Open a matching codebook" was pressed (the main window owns the file dialog).
+    void openCodebookRequested();
+
   private:
     void refreshAvailability();
     void showReports(const once::AskReport* dense, const once::AskReport* compressed,
                      const QString& title);
     void appendText(int column, const QString& piece);
+    /// Shows `message` in the problem bar (kept until the inputs change or the next question);
+    /// with `backboneMismatch` it offers the fixes.
+    void showProblem(const QString& message, bool backboneMismatch);
+    void clearProblem();
 
     StudioSession* session_;
     BackgroundTask* task_;
     QLabel* note_;
+    QFrame* problemBar_;
+    QLabel* problem_;
+    QPushButton* openCodebook_;
+    QPushButton* reencode_;
     QLineEdit* question_;
     QPushButton* ask_;
     QPushButton* stop_;

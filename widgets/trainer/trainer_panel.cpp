@@ -57,16 +57,12 @@ TrainerPanel::TrainerPanel(QWidget* parent)
     cache_->setPlaceholderText(tr("folder for the Stage-A cache"));
     output_ = new QLineEdit(this);
     output_->setPlaceholderText(tr("codebook.safetensors"));
-    connect(corpus_, &QLineEdit::textChanged, this, [this](const QString& text) {
-        // Suggest the cache and output beside the corpus the first time.
-        if (cache_->text().isEmpty() && !text.isEmpty()) {
-            const QFileInfo f(text);
-            const QString base = f.isDir() ? f.absoluteFilePath() : f.absolutePath();
-            cache_->setText(base + QStringLiteral("/once_stage_a_cache"));
-            output_->setText(base + QStringLiteral("/codebook.safetensors"));
-        }
+    connect(corpus_, &QLineEdit::textChanged, this, [this] {
+        // isModified(): typed by the user (setText(), a browse dialog or a drop clears it).
+        suggestPathsFromCorpus(corpus_->isModified());
         updateButtons();
     });
+    connect(corpus_, &QLineEdit::editingFinished, this, [this] { suggestPathsFromCorpus(false); });
     connect(cache_, &QLineEdit::textChanged, this, &TrainerPanel::updateButtons);
 
     auto* inputs = new QFormLayout;
@@ -163,6 +159,33 @@ void TrainerPanel::setPipelineSettings(const PipelineSettings& settings, const Q
     if (i >= 0 && !task_->isRunning()) {
         backbone_->setCurrentIndex(i);
     }
+}
+
+void TrainerPanel::suggestPathsFromCorpus(bool typing) {
+    // Suggest the cache and the output beside the corpus once the corpus exists: while typing,
+    // only a complete file name (every folder on the way to it exists too, so a folder waits
+    // for Enter or the focus leaving); a chosen folder at once. A field the user filled is
+    // kept; one holding the last suggestion follows the corpus (issue 16: the fields were filled
+    // from the first character typed, "//once_stage_a_cache", and then never updated).
+    const QString text = corpus_->text().trimmed();
+    if (text.isEmpty()) {
+        return;
+    }
+    const QFileInfo f(text);
+    if (!f.exists() || (typing && !f.isFile())) {
+        return;
+    }
+    const QDir base(f.isDir() ? f.absoluteFilePath() : f.absolutePath());
+    auto suggest = [](QLineEdit* edit, QString& last, const QString& value) {
+        if (edit->text().isEmpty() || edit->text() == last) {
+            last = value;
+            edit->setText(value);
+        }
+    };
+    suggest(cache_, suggestedCache_,
+            QDir::cleanPath(base.filePath(QStringLiteral("once_stage_a_cache"))));
+    suggest(output_, suggestedOutput_,
+            QDir::cleanPath(base.filePath(QStringLiteral("codebook.safetensors"))));
 }
 
 QWidget* TrainerPanel::createPathRow(QLineEdit* edit, bool folder, bool save,

@@ -60,6 +60,8 @@ class TrainerPanel : public QWidget {
   private:
     void onStageProgress(int stage, const ProgressUpdate& update);
     void updateButtons();
+    /// Fills the cache and output fields from an existing corpus path (see the .cpp).
+    void suggestPathsFromCorpus(bool typing);
     void resetCurves();
     QWidget* createPathRow(QLineEdit* edit, bool folder, bool save, const QString& filter);
 
@@ -83,6 +85,8 @@ class TrainerPanel : public QWidget {
     PipelineSettings pipeline_;
     QString modelDir_;
     QString finished_;
+    QString suggestedCache_;   ///< what suggestPathsFromCorpus() last put in cache_
+    QString suggestedOutput_;  ///< and in output_
     double step_ = 0;
 };
 
