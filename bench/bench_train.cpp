@@ -117,16 +117,19 @@ int benchSketch(char** argv) {
     at::manual_seed(7);
     at::Tensor centres = at::randn({512, d});
     for (int v = 0; v < videos; ++v) {
-        FeatureFile f;
+        EncodedVideo f;
         at::Tensor pick = at::randint(512, {frames * patches}, at::kLong);
         f.features = (centres.index_select(0, pick) + 0.5 * at::randn({frames * patches, d}))
                          .reshape({frames, patches, d});
-        f.frameTimes = at::arange(frames, at::kDouble);
+        for (std::int64_t t = 0; t < frames; ++t) {
+            f.frameTimes.push_back(double(t));
+        }
         f.backbone = "bench";
-        f.grid = "1x" + std::to_string(patches);
+        f.gridH = 1;
+        f.gridW = int(patches);
         f.sampling = "uniform:" + std::to_string(frames);
         const std::string path = dir + "/v" + std::to_string(v) + ".safetensors";
-        f.save(path);
+        saveFeatureFile(f, path);
         manifest << "{\"video\": \"" << path << "\", \"category\": \"c" << v % 3 << "\"}\n";
     }
     manifest.close();

@@ -97,6 +97,195 @@
     </message>
 </context>
 <context>
+    <name>AnswerStatistics</name>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading and sampling the video&apos;s frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The vision encoder and projector turning frames into visual tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reducing the visual tokens to the budget with the selected method (Dense keeps them all and compresses nothing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The language model reading the whole input (prompt and visual tokens) once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Producing the answer token by token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading the features from a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time of the pipeline stage “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms (cached)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stages run for this question; stages marked cached were paid by an earlier question and are not counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Visual tokens (content + layout)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Visual tokens entering the language model: the compressed content tokens plus the backbone&apos;s layout tokens (LLaVA&apos;s image_newline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source tokens N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Visual tokens of the video before compression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LLM input length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every token the language model reads: prompt, question and visual tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Generated tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens of the answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prefill FLOPs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Floating-point operations of the prefill over the LLM input length (2 per multiply-add, all layers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>HelpDialogs</name>
+    <message>
+        <source>The user guide is not part of this build.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONCE Studio User Guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous / next frame (frame view)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left / Right</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First / last frame (frame view)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Home / End</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the group selection (frame view)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Escape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom in / out / fit (frame view; or the wheel)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+ / − / 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Play or pause (Playback)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OverlayExport</name>
+    <message>
+        <source>Frame %1 · %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is nothing to export (open a video first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown image format “%1” (use .png, .jpg or .bmp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is nothing to export: open a video first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 frames are more than an image sequence takes (at most %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already exists: choose an empty folder or another name, nothing was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1: unsupported image format (use .png, .svg or .pdf)</source>
@@ -109,6 +298,29 @@
     <message>
         <source>%1: %2</source>
         <translation></translation>
+    </message>
+</context>
+<context>
+    <name>VersionInfo</name>
+    <message>
+        <source>%1 (built with %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not available: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>runtime loaded, no CUDA device visible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -413,6 +625,10 @@
         <source>CSV table (*.csv)</source>
         <translation></translation>
     </message>
+    <message>
+        <source>Nothing to export yet</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::ChartsPanel</name>
@@ -480,10 +696,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>group #%1 (codeword %2): %3 patches in this frame</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Frame %1, patch (%2, %3)</source>
         <translation></translation>
     </message>
@@ -492,20 +704,123 @@
         <translation></translation>
     </message>
     <message>
-        <source>Group rank %1 · codeword %2 · %3 tokens</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Cosine residual %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>group #%1: %2 patches in this frame</source>
         <translation></translation>
     </message>
     <message>
         <source>Dropped: in no output token</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>zoom %1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>group #%1 (codeword %2): %n patch(es) in this frame</source>
+        <translation>
+            <numerusform>group #%1 (codeword %2): %n patch in this frame</numerusform>
+            <numerusform>group #%1 (codeword %2): %n patches in this frame</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>group #%1: %n patch(es) in this frame</source>
+        <translation>
+            <numerusform>group #%1: %n patch in this frame</numerusform>
+            <numerusform>group #%1: %n patches in this frame</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Group rank %1 · codeword %2 · %n token(s)</source>
+        <translation>
+            <numerusform>Group rank %1 · codeword %2 · %n token</numerusform>
+            <numerusform>Group rank %1 · codeword %2 · %n tokens</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Select This Group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;lear Selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Fit Frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy Frame Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export &amp;Frame Image…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export &amp;All Frames as a Grid…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the S&amp;trip…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Frames as an Image &amp;Sequence…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;JPEG image (*.jpg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Frame Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export All Frames</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Strip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Frames as an Image Sequence (choose an empty folder)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing overlay frames…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frames exported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s) written to %1 as overlay_0001.png, …. To make a video of them:
+%2</source>
+        <translation>
+            <numerusform>%n frame written to %1 as overlay_0001.png. To make a video of it:
+%2</numerusform>
+            <numerusform>%n frames written to %1 as overlay_0001.png, …. To make a video of them:
+%2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -674,10 +989,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Videos (*.mp4 *.mkv *.avi *.mov *.webm *.mpg *.mpeg *.ogv *.m4v);;All files (*)</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Open Feature File</source>
         <translation></translation>
     </message>
@@ -711,6 +1022,46 @@
     </message>
     <message>
         <source>Open &amp;Analysis Results…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export &amp;Overlay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current &amp;Frame…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All Frames as a &amp;Grid…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The &amp;Strip…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every Frame as an Image &amp;Sequence (for a video)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy Current Frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Videos (%1);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Messages from the ONCE engine are in English, exactly as the command line prints them: they name the file, the field, what was expected and what was found.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -776,10 +1127,6 @@
         <translation></translation>
     </message>
     <message>
-        <source> tokens</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Dense&lt;/b&gt;</source>
         <translation></translation>
     </message>
@@ -800,43 +1147,7 @@
         <translation></translation>
     </message>
     <message>
-        <source>No codebook file is loaded: only the Dense answer is available.</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Answering</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Dense&lt;/b&gt;, %1 visual tokens</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 time</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 ms (cached)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Visual tokens (content + layout)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Source tokens N</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>LLM input length</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Prefill TFLOPs</source>
         <translation></translation>
     </message>
     <message>
@@ -844,23 +1155,7 @@
         <translation></translation>
     </message>
     <message>
-        <source>Total time</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Generated tokens</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt;, B = %2</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: no codebook file</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;, B = %2, %3 visual tokens</source>
         <translation></translation>
     </message>
     <message>
@@ -889,6 +1184,95 @@
     </message>
     <message>
         <source>The %1 answer failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> token(s)</source>
+        <translation>
+            <numerusform> token</numerusform>
+            <numerusform> tokens</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Copy Answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the question and both answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Answers…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the question, both answers and the statistics as text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy Table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the statistics as tab-separated text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Table…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the statistics as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Answers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text (*.txt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Statistics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No codebook is loaded: only the Dense answer is available.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: no codebook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Dense&lt;/b&gt;, %n visual token(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;Dense&lt;/b&gt;, %n visual token</numerusform>
+            <numerusform>&lt;b&gt;Dense&lt;/b&gt;, %n visual tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;, B = %2, %n visual token(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;, B = %2, %n visual token</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;, B = %2, %n visual tokens</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Question: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>statistic</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -926,10 +1310,6 @@
         <translation></translation>
     </message>
     <message>
-        <source> corpus</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>No assignment yet: open a video and a codebook.</source>
         <translation></translation>
     </message>
@@ -940,6 +1320,10 @@
     <message>
         <source>The codebook file records no corpus residuals.</source>
         <translation></translation>
+    </message>
+    <message>
+        <source>%1 corpus</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1035,6 +1419,11 @@
         <source>A new language applies when ONCE Studio restarts.</source>
         <translation></translation>
     </message>
+    <message>
+        <source>This frame sampling rule is not valid, so the settings were not applied. Examples: uniform:32, fps:1, fps:2:8:64@0-30.
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::StudioSession</name>
@@ -1116,14 +1505,6 @@
     </message>
     <message>
         <source>Videos opened from now on are encoded by the model folder&apos;s LLaVA-OneVision encoder (Preferences ▸ Backbone).</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Spatial pooling</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Frame drop</source>
         <translation></translation>
     </message>
     <message>
@@ -1498,6 +1879,47 @@
         <source>%1 left</source>
         <translation></translation>
     </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at %p%</source>
+        <extracomment>A progress bar after its run stopped, e.g. &quot;Stage A: cancelled at 56%&quot;.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean Stage-B loss per epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Selection criterion (weighted cosine error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage-B epoch (0: initialiser)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss (not recorded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Criterion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage-B history recorded in %1; epoch %2 (dotted) was selected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage-B history recorded in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::UsageDecileChart</name>
@@ -1570,6 +1992,21 @@
     </message>
     <message>
         <source>Sound is off: this machine has no audio device.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::methods</name>
+    <message>
+        <source>Spatial pooling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame drop</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -97,6 +97,195 @@
     </message>
 </context>
 <context>
+    <name>AnswerStatistics</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Reading and sampling the video&apos;s frames</source>
+        <translation>读取并采样视频帧</translation>
+    </message>
+    <message>
+        <source>The vision encoder and projector turning frames into visual tokens</source>
+        <translation>视觉编码器和投影层把帧变成视觉令牌</translation>
+    </message>
+    <message>
+        <source>Reducing the visual tokens to the budget with the selected method (Dense keeps them all and compresses nothing)</source>
+        <translation>用所选方法把视觉令牌压缩到预算（稠密保留全部令牌，不做压缩）</translation>
+    </message>
+    <message>
+        <source>The language model reading the whole input (prompt and visual tokens) once</source>
+        <translation>语言模型一次读入全部输入（提示词和视觉令牌）</translation>
+    </message>
+    <message>
+        <source>Producing the answer token by token</source>
+        <translation>逐个令牌生成回答</translation>
+    </message>
+    <message>
+        <source>Loading the features from a file</source>
+        <translation>从文件加载特征</translation>
+    </message>
+    <message>
+        <source>Time of the pipeline stage “%1”</source>
+        <translation>流水线阶段“%1”的用时</translation>
+    </message>
+    <message>
+        <source>%1 time</source>
+        <translation>%1 用时</translation>
+    </message>
+    <message>
+        <source>%1 ms (cached)</source>
+        <translation>%1 毫秒（缓存）</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总用时</translation>
+    </message>
+    <message>
+        <source>The stages run for this question; stages marked cached were paid by an earlier question and are not counted</source>
+        <translation>本次提问实际运行的阶段；标为缓存的阶段已由之前的提问完成，不计入</translation>
+    </message>
+    <message>
+        <source>Visual tokens (content + layout)</source>
+        <translation>视觉令牌（内容 + 布局）</translation>
+    </message>
+    <message>
+        <source>Visual tokens entering the language model: the compressed content tokens plus the backbone&apos;s layout tokens (LLaVA&apos;s image_newline)</source>
+        <translation>进入语言模型的视觉令牌：压缩后的内容令牌加上骨干网络的布局令牌（LLaVA 的 image_newline）</translation>
+    </message>
+    <message>
+        <source>Source tokens N</source>
+        <translation>源令牌数 N</translation>
+    </message>
+    <message>
+        <source>Visual tokens of the video before compression</source>
+        <translation>压缩前视频的视觉令牌数</translation>
+    </message>
+    <message>
+        <source>LLM input length</source>
+        <translation>LLM 输入长度</translation>
+    </message>
+    <message>
+        <source>Every token the language model reads: prompt, question and visual tokens</source>
+        <translation>语言模型读入的全部令牌：提示词、问题和视觉令牌</translation>
+    </message>
+    <message>
+        <source>Generated tokens</source>
+        <translation>生成的令牌数</translation>
+    </message>
+    <message>
+        <source>Tokens of the answer</source>
+        <translation>回答的令牌数</translation>
+    </message>
+    <message>
+        <source>Prefill FLOPs</source>
+        <translation>预填充 FLOPs</translation>
+    </message>
+    <message>
+        <source>Floating-point operations of the prefill over the LLM input length (2 per multiply-add, all layers)</source>
+        <translation>预填充在整个 LLM 输入长度上的浮点运算量（每次乘加计 2 次，所有层）</translation>
+    </message>
+</context>
+<context>
+    <name>HelpDialogs</name>
+    <message>
+        <source>The user guide is not part of this build.</source>
+        <translation>此版本不包含用户指南。</translation>
+    </message>
+    <message>
+        <source>ONCE Studio User Guide</source>
+        <translation>ONCE Studio 用户指南</translation>
+    </message>
+    <message>
+        <source>Previous / next frame (frame view)</source>
+        <translation>上一帧 / 下一帧（帧视图）</translation>
+    </message>
+    <message>
+        <source>Left / Right</source>
+        <translation>左 / 右</translation>
+    </message>
+    <message>
+        <source>First / last frame (frame view)</source>
+        <translation>第一帧 / 最后一帧（帧视图）</translation>
+    </message>
+    <message>
+        <source>Home / End</source>
+        <translation>Home / End</translation>
+    </message>
+    <message>
+        <source>Clear the group selection (frame view)</source>
+        <translation>清除分组选择（帧视图）</translation>
+    </message>
+    <message>
+        <source>Escape</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <source>Zoom in / out / fit (frame view; or the wheel)</source>
+        <translation>放大 / 缩小 / 适应窗口（帧视图；或用滚轮）</translation>
+    </message>
+    <message>
+        <source>+ / − / 0</source>
+        <translation>+ / − / 0</translation>
+    </message>
+    <message>
+        <source>Play or pause (Playback)</source>
+        <translation>播放或暂停（播放）</translation>
+    </message>
+    <message>
+        <source>Space</source>
+        <translation>空格</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>OverlayExport</name>
+    <message>
+        <source>Frame %1 · %2 s</source>
+        <translation>第 %1 帧 · %2 秒</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>there is nothing to export (open a video first)</source>
+        <translation>没有可导出的内容（请先打开视频）</translation>
+    </message>
+    <message>
+        <source>unknown image format “%1” (use .png, .jpg or .bmp)</source>
+        <translation>未知的图像格式“%1”（请使用 .png、.jpg 或 .bmp）</translation>
+    </message>
+    <message>
+        <source>There is nothing to export: open a video first.</source>
+        <translation>没有可导出的内容：请先打开视频。</translation>
+    </message>
+    <message>
+        <source>%1 frames are more than an image sequence takes (at most %2).</source>
+        <translation>%1 帧超出了图像序列的上限（最多 %2 帧）。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>%1 already exists: choose an empty folder or another name, nothing was written.</source>
+        <translation>%1 已存在：请选择空文件夹或其他名称，未写入任何文件。</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>%1: unsupported image format (use .png, .svg or .pdf)</source>
@@ -109,6 +298,29 @@
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>VersionInfo</name>
+    <message>
+        <source>%1 (built with %2)</source>
+        <translation>%1（编译时为 %2）</translation>
+    </message>
+    <message>
+        <source>not available: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
+    <message>
+        <source>runtime loaded, no CUDA device visible</source>
+        <translation>运行库已加载，但没有可见的 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
     </message>
 </context>
 <context>
@@ -413,6 +625,10 @@
         <source>CSV table (*.csv)</source>
         <translation>CSV 表格 (*.csv)</translation>
     </message>
+    <message>
+        <source>Nothing to export yet</source>
+        <translation>暂无可导出的内容</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::ChartsPanel</name>
@@ -480,10 +696,6 @@
         <translation>没有码本：打开一个码本以查看分组</translation>
     </message>
     <message>
-        <source>group #%1 (codeword %2): %3 patches in this frame</source>
-        <translation>第 %1 组（码字 %2）：本帧中有 %3 个图块</translation>
-    </message>
-    <message>
         <source>Frame %1, patch (%2, %3)</source>
         <translation>第 %1 帧，图块 (%2, %3)</translation>
     </message>
@@ -492,20 +704,118 @@
         <translation>已丢弃：其最近的码字 %1 未被选中</translation>
     </message>
     <message>
-        <source>Group rank %1 · codeword %2 · %3 tokens</source>
-        <translation>组排名 %1 · 码字 %2 · %3 个令牌</translation>
-    </message>
-    <message>
         <source>Cosine residual %1</source>
         <translation>余弦残差 %1</translation>
     </message>
     <message>
-        <source>group #%1: %2 patches in this frame</source>
-        <translation>第 %1 组：本帧中有 %2 个图块</translation>
-    </message>
-    <message>
         <source>Dropped: in no output token</source>
         <translation>已丢弃：不属于任何输出令牌</translation>
+    </message>
+    <message>
+        <source>zoom %1×</source>
+        <translation>缩放 %1×</translation>
+    </message>
+    <message numerus="yes">
+        <source>group #%1 (codeword %2): %n patch(es) in this frame</source>
+        <translation>
+            <numerusform>分组 #%1（码字 %2）：本帧中 %n 个图块</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>group #%1: %n patch(es) in this frame</source>
+        <translation>
+            <numerusform>分组 #%1：本帧中 %n 个图块</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Group rank %1 · codeword %2 · %n token(s)</source>
+        <translation>
+            <numerusform>分组排名 %1 · 码字 %2 · %n 个令牌</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Select This Group</source>
+        <translation>选择此分组(&amp;S)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear Selection</source>
+        <translation>清除选择(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Frame</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Frame Image</source>
+        <translation>复制帧图像(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Frame Image…</source>
+        <translation>导出帧图像(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;All Frames as a Grid…</source>
+        <translation>将所有帧导出为网格图(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Export the S&amp;trip…</source>
+        <translation>导出缩略图条(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Export Frames as an Image &amp;Sequence…</source>
+        <translation>将帧导出为图像序列(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;JPEG image (*.jpg)</source>
+        <translation>PNG 图像 (*.png);;JPEG 图像 (*.jpg)</translation>
+    </message>
+    <message>
+        <source>Export Frame Image</source>
+        <translation>导出帧图像</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Export All Frames</source>
+        <translation>导出所有帧</translation>
+    </message>
+    <message>
+        <source>Export Strip</source>
+        <translation>导出缩略图条</translation>
+    </message>
+    <message>
+        <source>Export Frames as an Image Sequence (choose an empty folder)</source>
+        <translation>将帧导出为图像序列（请选择空文件夹）</translation>
+    </message>
+    <message>
+        <source>Writing overlay frames…</source>
+        <translation>正在写入叠加帧…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Frames exported</source>
+        <translation>帧已导出</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n frame(s) written to %1 as overlay_0001.png, …. To make a video of them:
+%2</source>
+        <translation>
+            <numerusform>已将 %n 帧写入 %1（overlay_0001.png, …）。用它们生成视频：
+%2</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -674,10 +984,6 @@
         <translation>打开视频</translation>
     </message>
     <message>
-        <source>Videos (*.mp4 *.mkv *.avi *.mov *.webm *.mpg *.mpeg *.ogv *.m4v);;All files (*)</source>
-        <translation>视频 (*.mp4 *.mkv *.avi *.mov *.webm *.mpg *.mpeg *.ogv *.m4v);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Open Feature File</source>
         <translation>打开特征文件</translation>
     </message>
@@ -712,6 +1018,46 @@
     <message>
         <source>Open &amp;Analysis Results…</source>
         <translation>打开分析结果(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Overlay</source>
+        <translation>导出叠加图(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Current &amp;Frame…</source>
+        <translation>当前帧(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>All Frames as a &amp;Grid…</source>
+        <translation>所有帧网格图(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>The &amp;Strip…</source>
+        <translation>缩略图条(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Every Frame as an Image &amp;Sequence (for a video)…</source>
+        <translation>每一帧作为图像序列(&amp;S)（用于制作视频）…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Current Frame</source>
+        <translation>复制当前帧(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>用户指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Videos (%1);;All files (*)</source>
+        <translation>视频 (%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Messages from the ONCE engine are in English, exactly as the command line prints them: they name the file, the field, what was expected and what was found.</source>
+        <translation>来自 ONCE 引擎的消息与命令行输出完全相同，保持英文：其中写明了文件、字段、期望值和实际值。</translation>
     </message>
 </context>
 <context>
@@ -776,10 +1122,6 @@
         <translation>最多 </translation>
     </message>
     <message>
-        <source> tokens</source>
-        <translation> 个令牌</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Dense&lt;/b&gt;</source>
         <translation>&lt;b&gt;稠密&lt;/b&gt;</translation>
     </message>
@@ -800,68 +1142,16 @@
         <translation>请先打开一个视频再提问。</translation>
     </message>
     <message>
-        <source>No codebook file is loaded: only the Dense answer is available.</source>
-        <translation>未加载码本文件：只能给出稠密回答。</translation>
-    </message>
-    <message>
         <source>Answering</source>
         <translation>正在回答</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Dense&lt;/b&gt;, %1 visual tokens</source>
-        <translation>&lt;b&gt;稠密&lt;/b&gt;，%1 个视觉令牌</translation>
-    </message>
-    <message>
-        <source>%1 time</source>
-        <translation>%1 时间</translation>
-    </message>
-    <message>
-        <source>%1 ms (cached)</source>
-        <translation>%1 毫秒（已缓存）</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
-        <source>Visual tokens (content + layout)</source>
-        <translation>视觉令牌（内容 + 布局）</translation>
-    </message>
-    <message>
-        <source>Source tokens N</source>
-        <translation>源令牌数 N</translation>
-    </message>
-    <message>
-        <source>LLM input length</source>
-        <translation>大模型输入长度</translation>
-    </message>
-    <message>
-        <source>Prefill TFLOPs</source>
-        <translation>预填充 TFLOPs</translation>
     </message>
     <message>
         <source>&lt;b&gt;Dense&lt;/b&gt;: not asked</source>
         <translation>&lt;b&gt;稠密&lt;/b&gt;：未提问</translation>
     </message>
     <message>
-        <source>Total time</source>
-        <translation>总时间</translation>
-    </message>
-    <message>
-        <source>Generated tokens</source>
-        <translation>生成的令牌</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt;, B = %2</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;，B = %2</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: no codebook file</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;：没有码本文件</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;, B = %2, %3 visual tokens</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;，B = %2，%3 个视觉令牌</translation>
     </message>
     <message>
         <source>Open a Matching &amp;Codebook…</source>
@@ -890,6 +1180,92 @@
     <message>
         <source>The %1 answer failed: %2</source>
         <translation>%1 回答失败：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source> token(s)</source>
+        <translation>
+            <numerusform> 个令牌</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Copy Answers</source>
+        <translation>复制回答</translation>
+    </message>
+    <message>
+        <source>Copy the question and both answers</source>
+        <translation>复制问题和两个回答</translation>
+    </message>
+    <message>
+        <source>Save Answers…</source>
+        <translation>保存回答…</translation>
+    </message>
+    <message>
+        <source>Save the question, both answers and the statistics as text</source>
+        <translation>将问题、两个回答和统计数据保存为文本</translation>
+    </message>
+    <message>
+        <source>Copy Table</source>
+        <translation>复制表格</translation>
+    </message>
+    <message>
+        <source>Copy the statistics as tab-separated text</source>
+        <translation>将统计数据复制为制表符分隔的文本</translation>
+    </message>
+    <message>
+        <source>Export Table…</source>
+        <translation>导出表格…</translation>
+    </message>
+    <message>
+        <source>Save the statistics as CSV</source>
+        <translation>将统计数据保存为 CSV</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Save Answers</source>
+        <translation>保存回答</translation>
+    </message>
+    <message>
+        <source>Text (*.txt)</source>
+        <translation>文本 (*.txt)</translation>
+    </message>
+    <message>
+        <source>Export Statistics</source>
+        <translation>导出统计数据</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <source>No codebook is loaded: only the Dense answer is available.</source>
+        <translation>未加载码本：只能给出稠密回答。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: no codebook</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：没有码本</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Dense&lt;/b&gt;, %n visual token(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;稠密&lt;/b&gt;，%n 个视觉令牌</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;, B = %2, %n visual token(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;，B = %2，%n 个视觉令牌</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Question: %1</source>
+        <translation>问题：%1</translation>
+    </message>
+    <message>
+        <source>statistic</source>
+        <translation>统计项</translation>
     </message>
 </context>
 <context>
@@ -926,10 +1302,6 @@
         <translation>密度</translation>
     </message>
     <message>
-        <source> corpus</source>
-        <translation> 语料</translation>
-    </message>
-    <message>
         <source>No assignment yet: open a video and a codebook.</source>
         <translation>尚无分配结果：请打开视频和码本。</translation>
     </message>
@@ -940,6 +1312,10 @@
     <message>
         <source>The codebook file records no corpus residuals.</source>
         <translation>码本文件未记录语料残差。</translation>
+    </message>
+    <message>
+        <source>%1 corpus</source>
+        <translation>%1 语料</translation>
     </message>
 </context>
 <context>
@@ -1035,6 +1411,12 @@
         <source>A new language applies when ONCE Studio restarts.</source>
         <translation>新语言将在 ONCE Studio 重新启动后生效。</translation>
     </message>
+    <message>
+        <source>This frame sampling rule is not valid, so the settings were not applied. Examples: uniform:32, fps:1, fps:2:8:64@0-30.
+%1</source>
+        <translation>此帧采样规则无效，设置未应用。示例：uniform:32、fps:1、fps:2:8:64@0-30。
+%1</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::StudioSession</name>
@@ -1117,14 +1499,6 @@
     <message>
         <source>Videos opened from now on are encoded by the model folder&apos;s LLaVA-OneVision encoder (Preferences ▸ Backbone).</source>
         <translation>此后打开的视频将由模型文件夹中的 LLaVA-OneVision 编码器编码（首选项 ▸ 骨干网络）。</translation>
-    </message>
-    <message>
-        <source>Spatial pooling</source>
-        <translation>空间池化</translation>
-    </message>
-    <message>
-        <source>Frame drop</source>
-        <translation>丢帧</translation>
     </message>
     <message>
         <source>Unknown compression method</source>
@@ -1498,6 +1872,47 @@
         <source>%1 left</source>
         <translation>剩余 %1</translation>
     </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>已失败</translation>
+    </message>
+    <message>
+        <source>%1 at %p%</source>
+        <extracomment>A progress bar after its run stopped, e.g. &quot;Stage A: cancelled at 56%&quot;.</extracomment>
+        <translation>%1，停在 %p%</translation>
+    </message>
+    <message>
+        <source>Mean Stage-B loss per epoch</source>
+        <translation>每轮 B 阶段平均损失</translation>
+    </message>
+    <message>
+        <source>Selection criterion (weighted cosine error)</source>
+        <translation>选择准则（加权余弦误差）</translation>
+    </message>
+    <message>
+        <source>Stage-B epoch (0: initialiser)</source>
+        <translation>B 阶段轮次（0：初始化）</translation>
+    </message>
+    <message>
+        <source>Loss (not recorded)</source>
+        <translation>损失（未记录）</translation>
+    </message>
+    <message>
+        <source>Criterion</source>
+        <translation>准则</translation>
+    </message>
+    <message>
+        <source>Stage-B history recorded in %1; epoch %2 (dotted) was selected.</source>
+        <translation>%1 中记录的 B 阶段历史；选中了第 %2 轮（点线）。</translation>
+    </message>
+    <message>
+        <source>Stage-B history recorded in %1.</source>
+        <translation>%1 中记录的 B 阶段历史。</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::UsageDecileChart</name>
@@ -1571,6 +1986,21 @@
     <message>
         <source>Sound is off: this machine has no audio device.</source>
         <translation>声音已关闭：本机没有音频设备。</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::methods</name>
+    <message>
+        <source>Spatial pooling</source>
+        <translation>空间池化</translation>
+    </message>
+    <message>
+        <source>Frame drop</source>
+        <translation>丢帧</translation>
     </message>
 </context>
 </TS>

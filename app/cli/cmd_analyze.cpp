@@ -28,7 +28,7 @@ void writeText(const std::string& path, const std::string& text) {
 std::vector<at::Tensor> loadVideos(const ArgParser& a, const Codebook& cb) {
     std::vector<at::Tensor> videos;
     for (const auto& path : a.getAll("features")) {
-        FeatureFile f = FeatureFile::load(path);
+        const EncodedVideo f = loadFeatureFile(path);
         cb.checkCompatible(f.features.size(-1), f.backbone, path);
         videos.push_back(f.features);
     }

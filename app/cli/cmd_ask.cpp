@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/dtype_option.h"
 #include "cli/video_options.h"
+#include "compress/token_compressor.h"
 #include "pipeline/session.h"
 #include "util/error.h"
 
@@ -31,8 +33,8 @@ void declare(ArgParser& p) {
                 "system prompt (default: 'You are a helpful assistant.' with the llava-next "
                 "format, none with the llava-hf chat template)")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
-        .option("dtype", "TYPE", "float32, float16, bfloat16", "float32")
         .flag("json", "print a JSON report instead of streaming");
+    declareDtype(p, "model compute dtype");
     declareSampling(p, "uniform:32");
     declarePoolStride(p);
     declarePromptFormat(p);
@@ -54,13 +56,14 @@ int run(const ArgParser& a) {
     if (dense == a.has("budget")) {
         throw UsageError("give exactly one of --dense or --budget B");
     }
-    if (a.has("budget") && a.get("method") == "once" && !a.has("codebook")) {
-        throw UsageError("--budget with --method once needs --codebook");
+    if (a.has("budget") && compressorInfo(a.get("method")).needsCodebook && !a.has("codebook")) {
+        throw UsageError("--budget with --method " + a.get("method") + " needs --codebook");
     }
     SessionOptions so;
     so.modelDir = a.get("model");
     so.device = a.get("device");
-    so.dtype = a.get("dtype");
+    const DtypeChoice dtype = dtypeFrom(a);
+    so.dtype = dtype.resolved;
     so.codebook = a.getOr("codebook", "");
     so.sampling = a.get("sampling");
     so.videoLimits = videoLimitsFrom(a);
@@ -117,6 +120,7 @@ int run(const ArgParser& a) {
                           {"layout", r.layoutTokens},
                           {"total", r.contentTokens + r.layoutTokens},
                           {"source", r.sourceTokens}};
+    j["dtype"] = dtypeJson(dtype);
     j["prompt_tokens"] = r.promptTokens;
     j["prompt_ids"] = r.promptIds;  // the visual rows go at placeholder_index
     j["placeholder_index"] = r.placeholderIndex;

@@ -70,8 +70,8 @@ int run(const ArgParser& a) {
     spec.method = a.get("method");
     spec.params = parseParams(a.has("param") ? a.getAll("param") : std::vector<std::string>{});
     const CompressorInfo& info = compressorInfo(spec.method);  // unknown method: clear error
-    if (info.method == "once") {
-        // The ONCE-specific options are parameters of the registered method.
+    if (info.hasVariants) {
+        // ONCE's options (--variant, --rounds) are parameters of the registered method.
         spec.params.emplace("variant", a.get("variant"));
         spec.params.emplace("rounds", a.get("rounds"));
     }
@@ -80,7 +80,7 @@ int run(const ArgParser& a) {
     spec.assign.precision = a.get("precision");
     spec.assign.float32Kernel = a.get("float32-kernel");
 
-    FeatureFile features = FeatureFile::load(featurePath);
+    const EncodedVideo video = loadFeatureFile(featurePath);
     std::optional<Codebook> codebook;
     if (info.needsCodebook || a.has("codebook")) {
         if (!a.has("codebook")) {
@@ -89,17 +89,11 @@ int run(const ArgParser& a) {
         CodebookLoadOptions lo;
         lo.key = a.get("key");
         codebook = Codebook::load(a.get("codebook"), lo);
-        codebook->checkCompatible(features.features.size(-1), features.backbone, featurePath);
+        codebook->checkCompatible(video.dim(), video.backbone, featurePath);
         spec.codebook = &*codebook;
     }
     std::unique_ptr<TokenCompressor> compressor = makeCompressor(spec);
 
-    VideoTokens video(features.features);
-    video.attention = features.attention;  // undefined unless the encoder wrote one
-    if (const auto x = features.grid.find('x'); x != std::string::npos) {
-        video.gridH = std::stoi(features.grid.substr(0, x));
-        video.gridW = std::stoi(features.grid.substr(x + 1));
-    }
     Progress progress = terminalProgress(a.flagSet("json"));
     compressor->prepare(video, &progress);
     CompressionResult r = compressor->compress(budget, std::uint64_t(a.getInt("seed")));
@@ -109,7 +103,7 @@ int run(const ArgParser& a) {
         std::cout << compressionSummaryJson(r) << "\n";
     } else {
         std::string rule = r.method;
-        if (r.method == "once") {
+        if (compressorInfo(r.method).hasVariants) {
             rule.append(" ").append(variantName(r.variant));
         }
         std::cout << "compressed " << r.numTokens << " tokens to " << r.numOutputs << " (budget "

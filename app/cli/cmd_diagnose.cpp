@@ -49,7 +49,7 @@ int run(const ArgParser& a) {
     } else {
         std::vector<at::Tensor> xs, vs;
         for (const auto& path : a.getAll("features")) {
-            FeatureFile f = FeatureFile::load(path);
+            const EncodedVideo f = loadFeatureFile(path);
             cb.checkCompatible(f.features.size(-1), f.backbone, path);
             at::Tensor x = f.features.reshape({-1, f.features.size(-1)}).to(at::kFloat);
             vs.push_back(at::full({x.size(0)}, t.numVideos++, at::kLong));

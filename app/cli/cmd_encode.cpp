@@ -2,7 +2,9 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/dtype_option.h"
 #include "cli/video_options.h"
+#include "cluster/shard_encode.h"
 #include "encode/batch_encode.h"
 #include "encode/encode_job.h"
 #include "models/visual_encoder.h"
@@ -23,8 +25,6 @@ void declare(ArgParser& p) {
         .option("backbone", backbones, "visual encoder", std::string("demo"))
         .option("model", "DIR", "Hugging Face model folder (not used by demo)", std::string(""))
         .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
-        .option("dtype", "float32|float16|bfloat16", "encoder compute dtype",
-                std::string("float32"))
         .option("store-dtype", "float32|bfloat16", "dtype of the stored features",
                 std::string("float32"))
         .option("output", "FILE", "feature file to write (one video)", std::nullopt, "-o")
@@ -32,7 +32,15 @@ void declare(ArgParser& p) {
         .option("out-dir", "DIR",
                 "batch mode: one feature file per video plus encoded.jsonl; a rerun skips the "
                 "videos already finished")
+        .option("shard", "I/N|none",
+                "batch mode: encode only the videos of task I of N (0-based; video v of the "
+                "folder's sorted list or the manifest is in shard v mod N) into the shared "
+                "--out-dir; default: SLURM_ARRAY_TASK_ID/COUNT or "
+                "JOB_COMPLETION_INDEX/ONCE_SHARD_COUNT when set (docs/cluster.md), 'none' "
+                "ignores them",
+                std::string(""))
         .flag("json", "print a one-object JSON summary on stdout (no progress bar)");
+    declareDtype(p, "encoder compute dtype");
     declareSampling(p, "uniform:32");
     declarePoolStride(p);
     declareVideoLimits(p);
@@ -45,9 +53,15 @@ int runBatch(const ArgParser& a, const EncodeOptions& o) {
     }
     const std::string outDir = a.get("out-dir");
     Progress progress = terminalProgress(a.flagSet("json"));
-    BatchReport r = encodeBatch(input, outDir, o, &progress);
+    const ShardSpec shard = resolveShard(a.get("shard"));
+    if (shard.sharded()) {
+        std::cerr << "encoding shard " << shard.text() << " (from " << shard.origin << ")\n";
+    }
+    BatchReport r = encodeBatchShard(input, outDir, o, shard, &progress);
     if (a.flagSet("json")) {
-        std::cout << batchReportJson(r, outDir) << "\n";
+        nlohmann::json j = nlohmann::json::parse(batchReportJson(r, outDir));
+        j["dtype"] = dtypeJson(dtypeFrom(a));
+        std::cout << j.dump() << "\n";
     } else {
         std::cout << "encoded " << r.encoded << ", skipped " << r.skipped << " (already done), "
                   << "failed " << r.failures.size() << " of " << r.total << " video(s) -> "
@@ -64,7 +78,7 @@ int run(const ArgParser& a) {
     o.backbone = a.get("backbone");
     o.encoder.modelDir = a.get("model");
     o.encoder.device = a.get("device");
-    o.encoder.dtype = a.get("dtype");
+    o.encoder.dtype = dtypeFrom(a).resolved;
     o.encoder.poolStride = int(a.getInt("pool-stride"));
     o.sampling = SamplingRule::parse(a.get("sampling"));
     o.videoLimits = videoLimitsFrom(a);
@@ -85,7 +99,9 @@ int run(const ArgParser& a) {
     EncodeReport r = encodeVideoToFile(a.get("VIDEO"), a.get("output"), o, &progress);
     printNotices(r.notices);
     if (a.flagSet("json")) {
-        std::cout << encodeReportJson(r) << "\n";
+        nlohmann::json j = nlohmann::json::parse(encodeReportJson(r));
+        j["dtype"] = dtypeJson(dtypeFrom(a));
+        std::cout << j.dump() << "\n";
     } else {
         std::cout << "encoded " << r.frames << " frames of " << r.video << " (" << r.info.codec
                   << " " << r.info.width << "x" << r.info.height << ", " << r.info.frameCount

@@ -9,10 +9,13 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/dtype_option.h"
 #include "cli/video_options.h"
+#include "cluster/shard.h"
 #include "eval/benchmark.h"
 #include "eval/report.h"
 #include "eval/results_file.h"
+#include "eval/results_merge.h"
 #include "eval/runner.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -45,14 +48,21 @@ void declareRun(ArgParser& p) {
         .option("limit", "N", "first N questions only")
         .option("seed", "S", "compressor seed", "42")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
-        .option("dtype", "TYPE", "float32, float16, bfloat16", "float32")
         .option("output", "FILE", "results JSONL (appended; finished lines are skipped)", {}, "-o")
         .flag("overwrite",
               "replace the output file instead of resuming it (it stays until the first new "
               "record is written)")
         .option("bootstrap", "N", "bootstrap resamples for the CIs of the summary", "1000")
         .option("bootstrap-seed", "S", "bootstrap seed", "20260811")
+        .option("shard", "I/N|none",
+                "answer only the questions of task I of N (0-based; the questions of the g-th "
+                "video, in first-appearance order, are in shard g mod N), writing RESULTS and "
+                "RESULTS.shard.json for `once eval merge`; default: "
+                "SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX/ONCE_SHARD_COUNT when set "
+                "(docs/cluster.md), 'none' ignores them",
+                std::string(""))
         .flag("json", "print a JSON summary instead of the table");
+    declareDtype(p, "model compute dtype");
     declareSampling(p, "uniform:32");
     declarePoolStride(p);
     declarePromptFormat(p);
@@ -111,7 +121,8 @@ int runEval(const ArgParser& a) {
     EvalOptions o;
     o.session.modelDir = a.get("model");
     o.session.device = a.get("device");
-    o.session.dtype = a.get("dtype");
+    const DtypeChoice dtype = dtypeFrom(a);
+    o.session.dtype = dtype.resolved;
     o.session.codebook = a.getOr("codebook", "");
     o.session.sampling = a.get("sampling");
     o.session.poolStride = int(a.getInt("pool-stride"));
@@ -147,6 +158,32 @@ int runEval(const ArgParser& a) {
     }
     const bool json = a.flagSet("json");
     Benchmark bench = loadBenchmark(a.get("benchmark"), a.get("annotations"), a.get("videos"));
+    const ShardSpec shard = resolveShard(a.get("shard"));
+    if (shard.sharded()) {
+        // --limit cuts the benchmark before it is split, so the shards of `--limit N` are the
+        // N questions a single run answers. The jobs are the runner's, in its order.
+        if (o.limit >= 0 && std::int64_t(bench.questions.size()) > o.limit) {
+            bench.questions.resize(std::size_t(o.limit));
+        }
+        o.limit = -1;
+        std::vector<EvalShardJob> jobs;
+        if (o.dense) {
+            jobs.push_back({"dense", {}, 0, 0});
+        }
+        for (const auto& m : o.methods) {
+            for (std::int64_t budget : o.budgets) {
+                jobs.push_back({m.method, m.params, budget, o.seed});
+            }
+        }
+        std::vector<EvalQuestion> owned;
+        const EvalShardPlan plan =
+            planEvalShard(bench.name, bench.questions, jobs, evalConfig(o.session), shard, &owned);
+        writeOrCheckEvalShardPlan(plan, o.output);
+        bench.questions = std::move(owned);
+        std::cerr << "evaluation shard " << shard.text() << " (from " << shard.origin
+                  << "): " << bench.questions.size() << " of " << plan.questionsTotal
+                  << " questions\n";
+    }
     Progress progress = terminalProgress(json);
     EvalRunSummary run = runEvaluation(bench, o, &progress);
     EvalSummary s = summarizeResults(readResults(o.output), a.getInt("bootstrap"),
@@ -157,6 +194,7 @@ int runEval(const ArgParser& a) {
                     {"written", run.written},
                     {"skipped", run.skipped},
                     {"output", o.output}};
+        j["dtype"] = dtypeJson(dtype);
         std::cout << j.dump(2) << "\n";
         return 0;
     }
@@ -212,6 +250,30 @@ int runReport(const ArgParser& a) {
     return 0;
 }
 
+void declareMerge(ArgParser& p) {
+    p.positional("SHARD", "results file of each task (`once eval --shard I/N`)", true, true)
+        .option("output", "FILE", "merged results JSONL", std::nullopt, "-o")
+        .flag("overwrite", "replace an existing output file")
+        .flag("json", "print a JSON summary");
+}
+
+int runMerge(const ArgParser& a) {
+    const EvalMergeSummary s =
+        mergeEvalResults(a.getAll("SHARD"), a.get("output"), a.flagSet("overwrite"));
+    if (a.flagSet("json")) {
+        std::cout << nlohmann::json({{"output", a.get("output")},
+                                     {"shards", s.shards},
+                                     {"questions", s.questions},
+                                     {"records", s.records}})
+                         .dump(2)
+                  << "\n";
+    } else {
+        std::cout << "merged " << s.shards << " shard(s): " << s.records << " record(s) of "
+                  << s.questions << " question(s) -> " << a.get("output") << "\n";
+    }
+    return 0;
+}
+
 const CommandRegistrar regRun{{"eval",
                                "evaluate compressors on MVBench / EgoSchema / Video-MME / "
                                "LongVideoBench (resumable JSONL)",
@@ -219,6 +281,10 @@ const CommandRegistrar regRun{{"eval",
 const CommandRegistrar regReport{{"eval report",
                                   "accuracy and efficiency tables of eval results (text, CSV)",
                                   declareReport, runReport}};
+const CommandRegistrar regMerge{{"eval merge",
+                                 "merge the results files of a sharded `once eval` run "
+                                 "(single-process order)",
+                                 declareMerge, runMerge}};
 
 }  // namespace
 }  // namespace once::cli

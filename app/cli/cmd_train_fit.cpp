@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "codebook/codebook.h"
+#include "train/cache_reader.h"
 #include "train/codebook_metadata.h"
 #include "train/sketch_cache.h"
 #include "train/stage_b.h"
@@ -141,7 +142,9 @@ int run(const ArgParser& a) {
              std::to_string(mo.bootstrap < 0 ? mo.bootstrap : mo.randomCodebooks));
     }
     checkOutputs(output, state);
-    SketchCache cache = SketchCache::load(a.get("cache"));
+    // The fit streams its mini-batches from the mapped shard files (memory bounded by the
+    // mini-batch); every check of the cache is made here, before the fit.
+    const CacheReader reader = CacheReader::open(a.get("cache"));
     Progress progress = terminalProgress(a.flagSet("json"));
     // A state this run creates goes when the run fails after the fit (fitCodebook removes it on
     // its own failures): no `.fit-state` beside a codebook that was never written. A state of an
@@ -150,7 +153,10 @@ int run(const ArgParser& a) {
     const bool stateExisted = std::filesystem::exists(std::filesystem::symlink_status(state, ec));
     FitResult r;
     try {
-        r = fitCodebook(cache, c, &progress, state);
+        r = fitCodebook(reader, c, &progress, state);
+        // The stored diagnostics (core/analysis/diagnostics.h) take the rows as one tensor: the
+        // cache is read whole only now, after the fit's working set is gone.
+        SketchCache cache = SketchCache::load(a.get("cache"));
         // Diagnostics of the codebook as stored (BF16 rounding included), as `once diagnose`
         // sees it.
         Codebook stored =

@@ -7,6 +7,8 @@
 
 #include "cli/command.h"
 #include "cli/video_options.h"
+#include "cluster/shard.h"
+#include "encode/decode_encode.h"
 #include "models/visual_encoder.h"
 #include "train/sketch_cache.h"
 #include "util/error.h"
@@ -37,6 +39,12 @@ void declare(ArgParser& p) {
         .option("iters", "N", "spherical-Lloyd rounds per bin", std::string("10"))
         .option("seed", "S", "seed of the per-bin Lloyd seeds", std::string("42"))
         .option("shard-rows", "N", "representatives per shard", std::string("65536"))
+        .option("shard", "I/N|none",
+                "sketch only the videos of task I of N (0-based; video v is in shard v mod N) "
+                "into a shard cache for `once train merge`; default: SLURM_ARRAY_TASK_ID/COUNT "
+                "or JOB_COMPLETION_INDEX/ONCE_SHARD_COUNT when set (docs/cluster.md), 'none' "
+                "ignores them",
+                std::string(""))
         .flag("skip-errors", "record unreadable videos as failed and go on")
         .flag("force",
               "write a new cache into a non-empty folder that is not a cache (its files are left "
@@ -65,28 +73,25 @@ int run(const ArgParser& a) {
     o.shardRows = a.getInt("shard-rows");
     o.skipErrors = a.flagSet("skip-errors");
     o.force = a.flagSet("force");
+    o.shard = resolveShard(a.get("shard"));
+    if (o.shard.sharded()) {
+        std::cerr << "Stage A shard " << o.shard.text() << " (from " << o.shard.origin << ")\n";
+    }
     o.validate();  // before a video is decoded
     const std::string backbone = a.get("backbone");
     EncoderOptions eo;
     eo.modelDir = a.get("model");
     eo.device = a.get("device");
-    SamplingRule rule = SamplingRule::parse(a.get("sampling"));
-    const VideoLimits limits = videoLimitsFrom(a);
-    std::unique_ptr<VisualEncoder> encoder;
-    VideoEncodeFn encode = [&](const std::string& path, Progress* progress) {
-        if (!encoder) {
-            encoder = makeVisualEncoder(backbone, eo);
-        }
-        SampledFrames f = readFrames(path, rule, progress, limits);
-        EncodedVideo ev = encoder->encode(f.rgb, progress);
-        return StageAVideo{ev.features.to(at::kFloat), at::tensor(f.times, at::kDouble),
-                           encoder->backbone()};
-    };
+    DecodeEncodeOptions de;
+    de.sampling = SamplingRule::parse(a.get("sampling"));
+    de.limits = videoLimitsFrom(a);
+    const VideoEncodeFn encode = lazyDecodeEncode(backbone, eo, de);
     auto corpus = readCorpusManifest(a.get("manifest"));
     Progress progress = terminalProgress(a.flagSet("json"));
     SketchCacheSummary s = buildSketchCache(corpus, a.get("output"), o, encode, &progress);
     nlohmann::json j = {
         {"cache", a.get("output")},
+        {"shard", o.shard.sharded() ? nlohmann::json(o.shard.text()) : nlohmann::json(nullptr)},
         {"videos", s.videos},
         {"done", s.done},
         {"failed", s.failed},

@@ -1,12 +1,17 @@
 #include "main_window.h"
 
+#include "io/file_kind.h"
+
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QKeyEvent>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -15,12 +20,16 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QTabBar>
 #include <QStatusBar>
 #include <QTime>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "app_settings.h"
+#include "dock_scroll_area.h"
+#include "help_dialogs.h"
+#include "version_info.h"
 #include "budget/budget_panel.h"
 #include "charts/chart_widget.h"
 #include "charts/charts_panel.h"
@@ -35,6 +44,7 @@
 #include "session/session_binder.h"
 #include "session/studio_session.h"
 #include "settings_dialog.h"
+#include "studio_application.h"
 #include "tasks/background_task.h"
 #include "tasks/task_status.h"
 #include "trainer/trainer_panel.h"
@@ -58,7 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
     taskStatus_->track(trainer_->task());
     taskStatus_->track(question_->task());
     statusBar()->addPermanentWidget(taskStatus_);
-    statusBar()->showMessage(tr("Ready. File ▸ Load Demo shows everything at once."));
+    statusBar()->showMessage(readyMessage());
 
     connect(session_, &StudioSession::errorOccurred, this, &MainWindow::showError);
     connect(session_, &StudioSession::notice, this, [this](const QString& message) {
@@ -68,15 +78,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(session_, &StudioSession::videoChanged, this, [this] {
         const VideoData& v = session_->video();
         if (!v.isEmpty()) {
-            recent_->add(v.source);
+            recent_->add(v.path);
             log(tr("Opened %1: %2 frames × %3 patches × %4 dims (%5)")
-                    .arg(QFileInfo(v.source).fileName())
+                    .arg(QFileInfo(v.path).fileName())
                     .arg(v.numFrames())
                     .arg(v.patchesPerFrame())
                     .arg(v.dim())
                     .arg(QString::fromStdString(v.backbone)));
         }
-        player_->setSource(v.fromFeatureFile ? QString() : v.source);
+        player_->setSource(v.fromFeatureFile ? QString() : v.path);
         updateTitle();
     });
     connect(session_, &StudioSession::codebookChanged, this, [this] {
@@ -114,6 +124,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(recent_, &RecentFilesMenu::openRequested, session_, &StudioSession::openPath);
     trainer_->setPipelineSettings(session_->pipelineSettings(), QString());
+
+    wireFeedback();
 
     resize(1400, 900);
     defaultState_ = saveState();
@@ -159,9 +171,14 @@ void MainWindow::createCentralView() {
     strip_ = new FrameStrip(overlay_, this);
     overlayControls_ = new OverlayControls(overlay_, this);
     connect(view_, &FrameOverlayView::patchHovered, this, [this](const PatchInfo& info) {
+        // The hover line goes when the mouse leaves the patches, and follows a frame or method
+        // change under a still mouse (the view sends the patch again), never stays stale.
         if (info.valid) {
-            statusBar()->showMessage(
-                view_->describe(info).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
+            hoverMessage_ = view_->describe(info).replace(QLatin1Char('\n'), QStringLiteral(" · "));
+            statusBar()->showMessage(hoverMessage_);
+        } else if (!hoverMessage_.isEmpty() && statusBar()->currentMessage() == hoverMessage_) {
+            statusBar()->clearMessage();
+            hoverMessage_.clear();
         }
     });
     auto* top = new QWidget(this);
@@ -200,11 +217,12 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
         // The panels' natural minimums add up to more than a 1366 × 768 screen (issue 16); in a
         // scroll area a dock can be made small and its panel scrolls instead of pushing the
         // window past the screen.
-        auto* scroll = new QScrollArea(dock);
+        // The budget panel is notes and form rows: it takes the height its wrapped notes need
+        // (issue 16: "needs a codebook" lay over the method box); the other panels hold their
+        // own scroll areas and shrink better without.
+        auto* scroll =
+            new DockScrollArea(widget, qobject_cast<BudgetPanel*>(widget) != nullptr, dock);
         scroll->setObjectName(objectName + QStringLiteral("Scroll"));
-        scroll->setWidgetResizable(true);
-        scroll->setFrameShape(QFrame::NoFrame);
-        scroll->setWidget(widget);
         dock->setWidget(scroll);
     }
     addDockWidget(area, dock);
@@ -265,11 +283,25 @@ void MainWindow::createMenus() {
         }
     });
     exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    file->addAction(tr("Export Chart &Data…"), this, [this] {
+    QAction* exportData = file->addAction(tr("Export Chart &Data…"), this, [this] {
         if (ChartWidget* c = charts_->currentChart()) {
             c->exportCsvInteractive();
         }
     });
+    // Nothing to export from an empty chart (issue 16).
+    connect(file, &QMenu::aboutToShow, this, [this, exportImage, exportData] {
+        const ChartWidget* c = charts_->currentChart();
+        exportImage->setEnabled(c != nullptr && c->hasData());
+        exportData->setEnabled(c != nullptr && c->hasData());
+    });
+    overlayMenu_ = file->addMenu(tr("Export &Overlay"));
+    overlayMenu_->addAction(tr("Current &Frame…"), view_, &FrameOverlayView::exportCurrentFrame);
+    overlayMenu_->addAction(tr("All Frames as a &Grid…"), view_,
+                            &FrameOverlayView::exportAllFramesGrid);
+    overlayMenu_->addAction(tr("The &Strip…"), view_, &FrameOverlayView::exportStrip);
+    overlayMenu_->addAction(tr("Every Frame as an Image &Sequence (for a video)…"), view_,
+                            &FrameOverlayView::exportFrameSequence);
+    overlayMenu_->addAction(tr("&Copy Current Frame"), view_, &FrameOverlayView::copyCurrentFrame);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -292,10 +324,14 @@ void MainWindow::createMenus() {
         overlay_->setCurrentFrame(overlay_->currentFrame() + 1);
     });
     next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
+    // Anywhere, as the docs say: also in floating docks (application context) and over spin
+    // boxes and tab bars (eventFilter() keeps them from claiming the keys).
+    next->setShortcutContext(Qt::ApplicationShortcut);
     QAction* previous = viewMenu_->addAction(tr("&Previous Frame"), this, [this] {
         overlay_->setCurrentFrame(overlay_->currentFrame() - 1);
     });
     previous->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Left));
+    previous->setShortcutContext(Qt::ApplicationShortcut);
     QAction* clear = viewMenu_->addAction(tr("C&lear Group Selection"), this,
                                           [this] { overlay_->setSelectedCodeword(-1); });
     clear->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
@@ -314,13 +350,18 @@ void MainWindow::createMenus() {
         session_->setBudget(std::max<std::int64_t>(1, session_->budget() / 2));
     });
     less->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketLeft));
-    compress->addAction(tr("&Measure Budget Sweep"), session_, &StudioSession::runBudgetSweep);
+    measureAction_ =
+        compress->addAction(tr("&Measure Budget Sweep"), session_, &StudioSession::runBudgetSweep);
     compress->addSeparator();
     QAction* cancel =
         compress->addAction(tr("&Cancel Running Work"), session_, &StudioSession::cancel);
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User Guide"), this, &MainWindow::showUserGuide);
+    guide->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    help->addSeparator();
     QAction* about = help->addAction(tr("&About ONCE Studio"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     QAction* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -339,7 +380,8 @@ QString MainWindow::askOpenFile(const QString& title, const QString& filter) {
 void MainWindow::openVideo() {
     const QString path = askOpenFile(
         tr("Open Video"),
-        tr("Videos (*.mp4 *.mkv *.avi *.mov *.webm *.mpg *.mpeg *.ogv *.m4v);;All files (*)"));
+        tr("Videos (%1);;All files (*)")
+            .arg(QString::fromStdString(once::videoGlobPatterns())));
     if (!path.isEmpty()) {
         session_->openVideo(path);
     }
@@ -396,15 +438,91 @@ void MainWindow::resetLayout() {
     restoreState(defaultState_);
 }
 
+QString MainWindow::aboutText() {
+    return tr("<h3>ONCE Studio %1</h3><p>Video-token compression with a global codebook: every "
+              "visual token is assigned to its nearest codeword, the B most used codewords are "
+              "kept, tokens are reassigned among them and each group is mean-pooled.</p><p>See "
+              "what compression does to a video, ask questions at a chosen budget, and train "
+              "codebooks for your own backbone.</p>")
+               .arg(QApplication::applicationVersion()) +
+           versionDetailsHtml();
+}
+
 void MainWindow::showAbout() {
-    QMessageBox::about(
-        this, tr("About ONCE Studio"),
-        tr("<h3>ONCE Studio %1</h3><p>Video-token compression with a global codebook: every "
-           "visual token is assigned to its nearest codeword, the B most used codewords are "
-           "kept, tokens are reassigned among them and each group is mean-pooled.</p><p>See "
-           "what compression does to a video, ask questions at a chosen budget, and train "
-           "codebooks for your own backbone.</p>")
-            .arg(QApplication::applicationVersion()));
+    QMessageBox::about(this, tr("About ONCE Studio"), aboutText());
+}
+
+void MainWindow::showUserGuide() {
+    QDialog* d = createUserGuideDialog(this);
+    d->show();
+}
+
+void MainWindow::showShortcuts() {
+    QDialog* d = createShortcutsDialog(this, menuBar());
+    d->show();
+}
+
+QString MainWindow::engineMessageNote() {
+    return tr("Messages from the ONCE engine are in English, exactly as the command line prints "
+              "them: they name the file, the field, what was expected and what was found.");
+}
+
+QString MainWindow::readyMessage() {
+    return tr("Ready. File ▸ Load Demo shows everything at once.");
+}
+
+void MainWindow::wireFeedback() {
+    // Issue 16, stale state: the start-up hint goes once something is open.
+    connect(session_, &StudioSession::videoChanged, this, [this] {
+        if (!session_->video().isEmpty() && statusBar()->currentMessage() == readyMessage()) {
+            statusBar()->clearMessage();
+        }
+    });
+    // Measure Sweep only where the selected method is ready for this video (as the chart's
+    // button), not with nothing loaded.
+    auto measurable = [this] {
+        measureAction_->setEnabled(!session_->video().isEmpty() &&
+                                   session_->isPrepared(session_->method()));
+    };
+    for (auto signal : {&StudioSession::videoChanged, &StudioSession::methodChanged,
+                        &StudioSession::assignmentChanged, &StudioSession::resultChanged}) {
+        connect(session_, signal, this, measurable);
+    }
+    connect(session_, &StudioSession::busyChanged, this, measurable);
+    measurable();
+    // The overlay exports need frames.
+    auto exportable = [this] { overlayMenu_->setEnabled(overlay_->frameCount() > 0); };
+    connect(overlay_, &GroupOverlay::changed, this, exportable);
+    connect(session_, &StudioSession::videoChanged, this, exportable);
+    exportable();
+    // A codebook trained elsewhere shows its recorded Stage-B history in the trainer's chart.
+    connect(session_, &StudioSession::codebookChanged, this, [this] {
+        if (const auto c = session_->codebook()) {
+            trainer_->showCodebookHistory(
+                c->metadata(), QFileInfo(QString::fromStdString(c->origin())).fileName());
+        }
+    });
+    qApp->installEventFilter(this);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // Ctrl+Left/Right step frames anywhere (docs/gui.md). A spin box would take them for word
+    // moves in its number and a tab bar ignores them but still keeps them from the window;
+    // text fields keep their word moves.
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const bool frameKey = (key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) &&
+                              key->modifiers() == Qt::ControlModifier;
+        auto* w = qobject_cast<QWidget*>(watched);
+        const bool claimant = w != nullptr && (qobject_cast<QAbstractSpinBox*>(w) != nullptr ||
+                                               qobject_cast<QAbstractSpinBox*>(w->parent()) != nullptr ||
+                                               qobject_cast<QTabBar*>(w) != nullptr);
+        if (frameKey && claimant && isAncestorOf(w)) {  // floating docks are children too
+            event->ignore();
+            return true;  // not overridden: the window's shortcut fires
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
@@ -417,6 +535,11 @@ void MainWindow::showError(const QString& title, const QString& message) {
     errorBox_ = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
     errorBox_->setAttribute(Qt::WA_DeleteOnClose);
     errorBox_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    if (installedLanguage() != QLatin1String("en")) {
+        // The engine's messages are shared with the command line and stay in English; say so
+        // in the interface's language (issue 16, zh_CN).
+        errorBox_->setInformativeText(engineMessageNote());
+    }
     errorBox_->open();
 }
 
@@ -428,7 +551,7 @@ void MainWindow::log(const QString& message) {
 void MainWindow::updateTitle() {
     QString title = QStringLiteral("ONCE Studio");
     if (!session_->video().isEmpty()) {
-        title = QFileInfo(session_->video().source).fileName() + QStringLiteral(" — ") + title;
+        title = QFileInfo(session_->video().path).fileName() + QStringLiteral(" — ") + title;
     }
     setWindowTitle(title);
 }

@@ -50,13 +50,26 @@ class MainWindow : public QMainWindow {
     void showSettings();
     void resetLayout();
     void showAbout();
+    void showUserGuide();
+    void showShortcuts();
     /// Shows an error in a window-modal box (non-blocking: the window stays usable).
     void showError(const QString& title, const QString& message);
+
+  public:
+    /// The About box's text: what ONCE does and the versions of Qt, LibTorch, CUDA, FFmpeg.
+    static QString aboutText();
+    /// The start-up hint in the status bar (cleared once a video is open).
+    static QString readyMessage();
+    /// Under an error in a non-English interface: why the engine's details are in English.
+    static QString engineMessageNote();
+    QAction* measureSweepAction() const { return measureAction_; }
+    QMenu* overlayExportMenu() const { return overlayMenu_; }
 
   protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     void createCentralView();
@@ -69,6 +82,8 @@ class MainWindow : public QMainWindow {
     QString askOpenFile(const QString& title, const QString& filter);
     void log(const QString& message);
     void updateTitle();
+    /// Keeps status text, actions and the trainer's chart in step with the session (issue 16).
+    void wireFeedback();
 
     StudioSession* session_;
     GroupOverlay* overlay_;
@@ -84,6 +99,9 @@ class MainWindow : public QMainWindow {
     TaskStatus* taskStatus_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;
     QMenu* viewMenu_ = nullptr;
+    QMenu* overlayMenu_ = nullptr;
+    QAction* measureAction_ = nullptr;
+    QString hoverMessage_;
     QPointer<QMessageBox> errorBox_;
     QByteArray defaultState_;
 };

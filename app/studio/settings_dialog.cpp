@@ -70,6 +70,15 @@ SettingsDialog::SettingsDialog(const PipelineSettings& p, const QString& languag
     samplingError_->setWordWrap(true);
     samplingError_->setStyleSheet(QStringLiteral("color: #b00020"));
     samplingError_->setVisible(false);
+    samplingError_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    samplingError_->setObjectName(QStringLiteral("samplingError"));
+    connect(sampling_, &QLineEdit::textEdited, this, [this] {
+        if (samplingError_->isVisible()) {
+            samplingError_->clear();
+            samplingError_->setVisible(false);
+            adjustSize();
+        }
+    });
 
     pooling_ = new QComboBox(this);
     pooling_->addItem(tr("All patches (27×27, the paper)"), 1);
@@ -100,6 +109,11 @@ SettingsDialog::SettingsDialog(const PipelineSettings& p, const QString& languag
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(buttons);
+    // The dialog grows with a wrapped error line instead of squeezing it (issue 16: the
+    // sampling error was cut off); word-wrapped labels need the height-for-width layout.
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
 }
 
 PipelineSettings SettingsDialog::pipeline() const {
@@ -121,9 +135,17 @@ void SettingsDialog::accept() {
     try {
         once::SamplingRule::parse(sampling_->text().trimmed().toStdString());
     } catch (const std::exception& e) {
-        samplingError_->setText(QString::fromUtf8(e.what()));
+        // The core's message names the rule and what it expected (in English: it is shared
+        // with the CLI); the studio's explanation around it is translated.
+        samplingError_->setText(
+            tr("This frame sampling rule is not valid, so the settings were not applied. "
+               "Examples: uniform:32, fps:1, fps:2:8:64@0-30.\n%1")
+                .arg(QString::fromUtf8(e.what())));
         samplingError_->setVisible(true);
+        layout()->activate();
+        adjustSize();
         sampling_->setFocus();
+        sampling_->selectAll();
         return;
     }
     QDialog::accept();

@@ -24,6 +24,9 @@ class SettingsDialog : public QDialog {
     static bool cudaAvailable();
 
     void accept() override;
+    QLineEdit* samplingEdit() const { return sampling_; }
+    /// The message under the sampling field ("" while the rule is valid).
+    QLabel* samplingErrorLabel() const { return samplingError_; }
 
   private:
     QComboBox* backbone_;

@@ -12,5 +12,7 @@ void initStudioApplication(QApplication& app);
 /// Installs the translators of `language` ("en", "zh_CN"; "" follows the system). Returns the
 /// language in use (English when no translation for the request exists).
 QString installTranslators(QApplication& app, const QString& language);
+/// The language installTranslators() put in use last ("en" before any call).
+QString installedLanguage();
 
 }  // namespace once::studio

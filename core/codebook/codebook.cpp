@@ -11,6 +11,7 @@
 #include "io/torch_pickle.h"
 #include "util/error.h"
 #include "util/sha256.h"
+#include "util/work_counters.h"
 
 namespace once {
 namespace {
@@ -69,6 +70,7 @@ Codebook Codebook::fromTensor(const at::Tensor& codebook, const std::string& bac
 }
 
 Codebook Codebook::load(const std::string& path, const CodebookLoadOptions& options) {
+    countWork(workCounters().codebookLoads);
     const std::string ext = lowerExtension(path);
     if (!std::filesystem::exists(path)) {
         fail("codebook file not found", path, {}, "an existing file", "missing");

@@ -1,5 +1,7 @@
 #include "compress/assign_backend.h"
 
+#include <ATen/core/Tensor.h>
+
 #include <map>
 
 #include "util/error.h"
@@ -19,7 +21,7 @@ void registerAssignBackend(const std::string& name, AssignBackendFactory factory
 std::unique_ptr<AssignBackend> makeAssignBackend(const std::string& device) {
     if (device == "auto") {
         for (const auto& [name, factory] : registry()) {
-            if (name != "cpu") {
+            if (name != "cpu" && name != "aten") {
                 auto b = factory();
                 if (b->available()) {
                     return b;
@@ -43,6 +45,20 @@ std::unique_ptr<AssignBackend> makeAssignBackend(const std::string& device) {
              "an available device", device);
     }
     return b;
+}
+
+std::string resolveAssignBackend(const std::string& device, const at::Tensor& features) {
+    if (device != "auto") {
+        return device;
+    }
+    if (features.device().is_cpu()) {
+        return "cpu";
+    }
+    auto it = registry().find("cuda");
+    if (features.device().is_cuda() && it != registry().end() && it->second()->available()) {
+        return "cuda";
+    }
+    return "aten";
 }
 
 std::vector<std::string> assignBackendNames() {

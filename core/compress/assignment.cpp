@@ -95,14 +95,18 @@ Assignment assignTokens(const at::Tensor& features, const Codebook& codebook,
     a.numFrames = features.dim() == 3 ? features.size(0) : 1;
     a.tokensPerFrame = a.numTokens / a.numFrames;
     a.codebookSize = codebook.size();
-    auto backend = makeAssignBackend(options.device);
+    // "auto" follows the features: CPU tensors take the CPU reference, device tensors stay on
+    // their device (assign_backend.h).
+    auto backend = makeAssignBackend(resolveAssignBackend(options.device, x));
     a.backend = backend->name();
     backend->assign(x, codebook.normalized(), options, a, progress);
     a.precision = options.precision;
-    const at::Tensor xc = x.device().is_cpu() ? x : x.cpu();
-    a.codewordSums =
-        at::zeros({a.codebookSize, xc.size(1)}, at::kFloat)
-            .index_add_(0, a.topIds.select(1, 0).to(at::kLong).cpu(), xc.to(at::kFloat));
+    if (!a.codewordSums.defined()) {
+        // Where the lists are: no transfer of the features when the backend ran on their device.
+        const at::Tensor nearest = a.topIds.select(1, 0).to(at::kLong);
+        a.codewordSums = at::zeros({a.codebookSize, x.size(1)}, nearest.options().dtype(at::kFloat))
+                             .index_add_(0, nearest, x.to(nearest.device(), at::kFloat));
+    }
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return a;
 }

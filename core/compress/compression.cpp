@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "codebook/codebook.h"
+#include "compress/device_compress.h"
 #include "compress/pooling.h"
 #include "compress/reassign.h"
 #include "compress/seeded_random.h"
@@ -168,6 +169,32 @@ Grouping groupTokens(const at::Tensor& x, const Assignment& a, const Codebook& c
     return g;
 }
 
+// The assignment with its tensors in host memory (for the variants only the host implements).
+Assignment hostAssignment(const Assignment& a) {
+    Assignment h = a;
+    for (at::Tensor* t : {&h.topIds, &h.topScores, &h.counts, &h.codewordSums}) {
+        if (t->defined()) {
+            *t = t->cpu();
+        }
+    }
+    return h;
+}
+
+// The device path; its results live where the caller's features live (a CPU caller that asked
+// for a GPU assignment gets host tensors back, M rows, not N).
+CompressionResult compressOnDeviceFor(const at::Tensor& features, const at::Tensor& x,
+                                      const Assignment& a, const Codebook& cb,
+                                      const CompressOptions& o) {
+    CompressionResult r = compressOnDevice(x, a, cb, o);
+    if (features.device() != r.tokens.device()) {
+        for (at::Tensor* t : {&r.tokens, &r.codewordIds, &r.groupSizes, &r.groupOfToken,
+                              &r.residual, &r.outputCosine}) {
+            *t = t->to(features.device());
+        }
+    }
+    return r;
+}
+
 }  // namespace
 
 std::string variantName(Variant v) {
@@ -215,6 +242,14 @@ CompressionResult compressAssigned(const at::Tensor& features, const Assignment&
              std::to_string(assignment.numTokens) +
                  " tokens, K = " + std::to_string(assignment.codebookSize),
              std::to_string(x.size(0)) + " tokens, K = " + std::to_string(codebook.size()));
+    }
+    if (assignment.topIds.defined() && !assignment.topIds.device().is_cpu()) {
+        // Lists on a device (assign_backend.h): steps 2–5 stay there, or, for the variants only
+        // the host implements, the lists come to the host.
+        if (deviceCompressSupports(options)) {
+            return compressOnDeviceFor(features, x, assignment, codebook, options);
+        }
+        return compressAssigned(x.cpu(), hostAssignment(assignment), codebook, options);
     }
     if (!x.device().is_cpu()) {
         x = x.cpu();

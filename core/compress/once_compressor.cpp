@@ -3,6 +3,8 @@
 // and rounds (Q).
 #include <ATen/ATen.h>
 
+#include <algorithm>
+
 #include "codebook/codebook.h"
 #include "compress/token_compressor.h"
 #include "util/error.h"
@@ -25,7 +27,7 @@ class OnceCompressor final : public TokenCompressor {
 
     std::string method() const override { return "once"; }
 
-    void prepare(const VideoTokens& video, Progress* progress) override {
+    void prepare(const EncodedVideo& video, Progress* progress) override {
         features_ = video.features;
         assignment_ = assignTokens(features_, codebook_, assignOptions_, progress);
         prepared_ = true;
@@ -59,7 +61,15 @@ const bool registered = [] {
          "reassigned and mean-pooled (the paper's rule)",
          "paper/ONCE.tex, method section; docs/algorithm.md",
          {{"variant", "full"}, {"rounds", "1"}},
-         /*needsCodebook=*/true},
+         /*needsCodebook=*/true,
+         "ONCE",
+         /*hasVariants=*/true,
+         [](const BudgetShape& s, const CompressorParams&) {
+             // B codewords at most: a budget above K (or above the tokens) keeps every used one.
+             const std::int64_t k = s.codebookSize > 0 ? s.codebookSize : s.tokens();
+             return BudgetRange{1, std::min(k, s.tokens()),
+                                "the B most used codewords, one pooled token each"};
+         }},
         [](const CompressorSpec& spec) { return std::make_unique<OnceCompressor>(spec); });
     return true;
 }();

@@ -159,4 +159,22 @@ void finishResult(CompressionResult& result, const at::Tensor& features, std::in
     result.outputCosine = m > 0 ? rowCosine(result.tokens, means) : at::empty({0}, at::kFloat);
 }
 
+std::string compressorTitle(const std::string& method) {
+    const CompressorInfo& info = compressorInfo(method);
+    return info.title.empty() ? info.method : info.title;
+}
+
+BudgetRange budgetRange(const std::string& method, const BudgetShape& shape,
+                        const CompressorParams& params) {
+    const CompressorInfo& info = compressorInfo(method);
+    BudgetRange r;
+    r.max = shape.tokens();
+    if (info.budgetRange) {
+        r = info.budgetRange(shape, params);
+    }
+    r.min = std::max<std::int64_t>(1, r.min);
+    r.max = std::max(r.min, r.max);
+    return r;
+}
+
 }  // namespace once

@@ -18,25 +18,11 @@
 #include <vector>
 
 #include "compress/compression.h"
+#include "features/encoded_video.h"
 
 namespace once {
 
 class Codebook;
-
-/// One video's visual tokens and the optional side inputs some peers need.
-struct VideoTokens {
-    VideoTokens() = default;
-    explicit VideoTokens(at::Tensor tokens) : features(std::move(tokens)) {}
-
-    at::Tensor features;  ///< [T, P, D] content tokens, frame-major (any float dtype)
-    /// [T, P] optional per-token importance (e.g. vision-tower attention received). Methods
-    /// that need it fall back to a documented features-only score when it is undefined.
-    at::Tensor attention;
-    /// [T, G] optional per-frame global descriptor (e.g. SigLIP pooled head). Undefined: the
-    /// methods that need one use the frame's mean token.
-    at::Tensor frameGlobals;
-    int gridH = 0, gridW = 0;  ///< P = gridH × gridW when known (0: unknown, treated as 1×P)
-};
 
 /// Hyper-parameters by name, as given on a command line (`--param key=value`) or in a config.
 using CompressorParams = std::map<std::string, std::string>;
@@ -52,8 +38,10 @@ class TokenCompressor {
   public:
     virtual ~TokenCompressor() = default;
     virtual std::string method() const = 0;
-    /// Budget-independent work for one video. Throws OnceError on bad features.
-    virtual void prepare(const VideoTokens& video, Progress* progress = nullptr) = 0;
+    /// Budget-independent work for one video: its features [T, P, D] and the side inputs the
+    /// method uses (attention, frame globals, grid; 1 × P when the grid is unknown). Throws
+    /// OnceError on bad features.
+    virtual void prepare(const EncodedVideo& video, Progress* progress = nullptr) = 0;
     /// At most `budget` output tokens (M <= budget) for the prepared video. Fills `tokens`,
     /// `groupSizes`, `groupOfToken` (−1 for a dropped token), `numTokens`, `numOutputs`,
     /// `budget`, `coverage` and the timings; `codewordIds` is −1 for methods without codewords.
@@ -62,12 +50,34 @@ class TokenCompressor {
     virtual CompressionResult compress(std::int64_t budget, std::uint64_t seed = 42) = 0;
 };
 
+/// What a method's budget rule depends on: the video's shape (and the codebook's size for ONCE).
+struct BudgetShape {
+    std::int64_t frames = 0, patches = 0;  ///< T, P
+    int gridH = 0, gridW = 0;              ///< 0: unknown (1 × P)
+    std::int64_t codebookSize = 0;         ///< K; 0 without a codebook
+    std::int64_t tokens() const { return frames * patches; }
+};
+
+/// The budgets a method can honour on a video, stated by the method (the GUI's slider and the
+/// CLI's warnings read it instead of knowing each method).
+struct BudgetRange {
+    std::int64_t min = 1;  ///< smallest budget that gives any output token
+    /// Largest budget that still changes the output (a larger one gives the same tokens).
+    std::int64_t max = 0;
+    /// What the method does with a budget, one sentence for the GUI (empty: "at most B tokens").
+    std::string rule;
+};
+using BudgetRangeFn = std::function<BudgetRange(const BudgetShape&, const CompressorParams&)>;
+
 struct CompressorInfo {
     std::string method;
     std::string summary;        ///< one line for --help and the GUI's tooltip
     std::string source;         ///< public code the method follows (file in its repository)
     CompressorParams defaults;  ///< every accepted parameter with its default value
     bool needsCodebook = false;
+    std::string title;          ///< display name ("ONCE", "Spatial pooling"); empty: method
+    bool hasVariants = false;   ///< takes the ablation variants of compression.h (ONCE)
+    BudgetRangeFn budgetRange;  ///< empty: every budget from 1 to the token count
 };
 
 using CompressorFactory =
@@ -80,6 +90,11 @@ void registerCompressor(const CompressorInfo& info, CompressorFactory factory);
 std::unique_ptr<TokenCompressor> makeCompressor(const CompressorSpec& spec);
 std::vector<CompressorInfo> compressorInfos();
 const CompressorInfo& compressorInfo(const std::string& method);
+/// The display title of a method (CompressorInfo::title, or its name).
+std::string compressorTitle(const std::string& method);
+/// The method's budget range on a video of `shape` (min clamped to >= 1, max to >= min).
+BudgetRange budgetRange(const std::string& method, const BudgetShape& shape,
+                        const CompressorParams& params = {});
 
 /// Parameter helpers for factories: the value of `key` in `params`, else the registered default;
 /// a value that does not parse is an OnceError naming method, key, expected and found.

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "cluster/shard_encode.h"
+#include "io/file_kind.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
@@ -14,28 +16,6 @@ namespace fs = std::filesystem;
 
 namespace once {
 namespace {
-
-bool hasVideoExtension(const fs::path& p) {
-    static const std::set<std::string> exts = {".mp4", ".m4v",  ".mov", ".mkv", ".webm", ".avi",
-                                               ".mpg", ".mpeg", ".ogv", ".ogg", ".ts"};
-    std::string e = p.extension().string();
-    std::transform(e.begin(), e.end(), e.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return exts.count(e) > 0;
-}
-
-bool holdsFrames(const fs::path& dir) {
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
-        std::string x = e.path().extension().string();
-        std::transform(x.begin(), x.end(), x.begin(),
-                       [](unsigned char c) { return char(std::tolower(c)); });
-        if (e.is_regular_file() && (x == ".jpg" || x == ".jpeg" || x == ".png")) {
-            return true;
-        }
-    }
-    return false;
-}
 
 /// "a/b/clip.mp4" -> "a__b__clip.safetensors"; "../x/frames/" -> "up__x__frames.safetensors"
 std::string outputName(const fs::path& relative) {
@@ -115,8 +95,8 @@ std::vector<BatchItem> listManifest(const std::string& manifest) {
 std::vector<BatchItem> listFolder(const std::string& folder) {
     std::vector<fs::path> entries;
     for (const auto& e : fs::directory_iterator(folder)) {
-        if ((e.is_regular_file() && hasVideoExtension(e.path())) ||
-            (e.is_directory() && holdsFrames(e.path()))) {
+        if ((e.is_regular_file() && hasVideoExtension(e.path().string())) ||
+            (e.is_directory() && holdsFrameImages(e.path().string()))) {
             entries.push_back(e.path());
         }
     }
@@ -172,15 +152,51 @@ std::vector<BatchItem> listBatch(const std::string& input) {
 
 BatchReport encodeBatch(const std::string& input, const std::string& outDir,
                         const EncodeOptions& options, Progress* progress) {
-    const std::vector<BatchItem> items = listBatch(input);
+    return encodeBatchShard(input, outDir, options, ShardSpec{}, progress);
+}
+
+std::string shardFinishedListName(const ShardSpec& shard) {
+    if (!shard.sharded()) {
+        return kBatchManifestName;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "encoded-shard-%05lld-of-%05lld.jsonl",
+                  static_cast<long long>(shard.index), static_cast<long long>(shard.count));
+    return buf;
+}
+
+BatchReport encodeBatchShard(const std::string& input, const std::string& outDir,
+                             const EncodeOptions& options, const ShardSpec& shard,
+                             Progress* progress) {
+    // Names are made unique over the whole list first, so a video's file name does not depend
+    // on the shard; then the task keeps the videos it owns (position v mod N).
+    const std::vector<BatchItem> all = listBatch(input);
+    std::vector<BatchItem> items;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (shard.owns(std::int64_t(i))) {
+            items.push_back(all[i]);
+        }
+    }
     std::error_code ec;
     fs::create_directories(outDir, ec);
     if (ec || !fs::is_directory(outDir)) {
         fail("cannot create the output folder", outDir, "out-dir", "a writable folder",
              ec ? ec.message() : "not a folder");
     }
-    const std::string finishedPath = (fs::path(outDir) / kBatchManifestName).string();
+    // Tasks of a sharded run share the folder: each rewrites only its own list
+    // (encoded-shard-I-of-N.jsonl), and every list there counts as finished work, so a rerun
+    // with or without --shard skips what any task finished.
+    const std::string finishedPath = (fs::path(outDir) / shardFinishedListName(shard)).string();
     std::map<std::string, nlohmann::json> finished = readFinished(finishedPath);
+    std::map<std::string, nlohmann::json> elsewhere;
+    for (const auto& e : fs::directory_iterator(outDir, ec)) {
+        const std::string name = e.path().filename().string();
+        if ((name == kBatchManifestName ||
+             (name.rfind("encoded-shard-", 0) == 0 && e.path().extension() == ".jsonl")) &&
+            e.path().string() != finishedPath) {
+            elsewhere.merge(readFinished(e.path().string()));
+        }
+    }
     const std::string sampling = options.sampling.toString();
 
     BatchReport report;
@@ -194,10 +210,14 @@ BatchReport encodeBatch(const std::string& input, const std::string& outDir,
     for (std::size_t i = 0; i < items.size(); ++i) {
         const BatchItem& it = items[i];
         const fs::path out = fs::path(outDir) / it.output;
-        auto done = finished.find(it.output);
-        if (done != finished.end() && fs::exists(out, ec) &&
-            done->second.value("backbone", "") == options.backbone &&
-            done->second.value("sampling", "") == sampling) {
+        const nlohmann::json* done = nullptr;
+        if (auto f = finished.find(it.output); f != finished.end()) {
+            done = &f->second;
+        } else if (auto e = elsewhere.find(it.output); e != elsewhere.end()) {
+            done = &e->second;
+        }
+        if (done && fs::exists(out, ec) && done->value("backbone", "") == options.backbone &&
+            done->value("sampling", "") == sampling) {
             ++report.skipped;
         } else {
             try {
@@ -205,8 +225,7 @@ BatchReport encodeBatch(const std::string& input, const std::string& outDir,
                     encoder = makeVisualEncoder(options.backbone, options.encoder);
                 }
                 EncodeReport r;
-                FeatureFile f = encodeVideo(it.video, *encoder, options, &inner, &r);
-                f.save(out.string());
+                saveFeatureFile(encodeVideo(it.video, *encoder, options, &inner, &r), out.string());
                 r.output = out.string();
                 finished[it.output] = {{"video", it.video},
                                        {"category", it.category},

@@ -1,8 +1,8 @@
 #pragma once
 // Encoding many videos into one folder of feature files, resumable (DESIGN §2).
 //
-// Input: a folder (every video file in it — .mp4 .m4v .mov .mkv .webm .avi .mpg .mpeg .ogv
-// .ogg .ts — and every sub-folder holding .jpg/.png frames, in name order) or a JSONL manifest
+// Input: a folder (every video file in it, by io/file_kind.h's videoExtensions(), and every
+// sub-folder holding .jpg/.png frames, in name order) or a JSONL manifest
 // ({"video": path, "category": name} a line; relative paths are relative to the manifest).
 // Output: OUT_DIR/<name>.safetensors per video, where <name> is the video's path relative to
 // the input root with "/" replaced by "__" and the extension dropped, plus OUT_DIR/encoded.jsonl

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "encode/decode_encode.h"
 #include "features/feature_file.h"
 #include "models/visual_encoder.h"
 #include "util/progress.h"
@@ -29,14 +30,11 @@ struct EncodeReport {
     std::vector<std::string> notices;  ///< the encoder's (VisualEncoder::notices)
 };
 
-/// SHA-256 of a video file, or of a frame folder (over "name<TAB>sha256-of-file\n" lines of all
-/// its files in byte order of their names).
-std::string sourceSha256(const std::string& path);
-
-/// Encodes one video with an encoder the caller keeps (so a batch loads weights once).
-FeatureFile encodeVideo(const std::string& video, VisualEncoder& encoder,
-                        const EncodeOptions& options, Progress* progress = nullptr,
-                        EncodeReport* report = nullptr);
+/// Encodes one video with an encoder the caller keeps (so a batch loads weights once): the
+/// features on the CPU in options.storeDtype, with the source's SHA-256, ready to save.
+EncodedVideo encodeVideo(const std::string& video, VisualEncoder& encoder,
+                         const EncodeOptions& options, Progress* progress = nullptr,
+                         EncodeReport* report = nullptr);
 
 /// Makes the encoder from `options`, encodes `video` and writes `output` atomically.
 EncodeReport encodeVideoToFile(const std::string& video, const std::string& output,

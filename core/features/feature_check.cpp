@@ -8,8 +8,6 @@
 namespace once {
 namespace {
 
-constexpr const char* kFormat = "once-features/1";  // FeatureFile::kFormat
-
 // Largest grid side read from metadata: any real patch grid is far smaller, and H x W then
 // cannot overflow (callers also turn the sides into int).
 constexpr std::int64_t kMaxGridSide = 1 << 20;
@@ -87,8 +85,8 @@ std::int64_t featureGridCells(const std::string& grid) {
 void checkFeatureFile(const SafetensorsHeader& h, std::span<const std::uint8_t> image,
                       const std::string& path) {
     const std::string format = meta(h, "format");
-    if (!format.empty() && format != kFormat) {
-        fail("not a feature file", path, "__metadata__.format", kFormat, format);
+    if (!format.empty() && format != kFeatureFileFormat) {
+        fail("not a feature file", path, "__metadata__.format", kFeatureFileFormat, format);
     }
     const TensorEntry* features = find(h, "features");
     const TensorEntry* times = find(h, "frame_times");

@@ -1,7 +1,7 @@
 #pragma once
 // Validation of a feature file (DESIGN §2) from its safetensors header and bytes, before any
 // tensor is made, and without LibTorch so that it can be fuzzed on its own
-// (tests/fuzz/fuzz_feature_file.cpp). FeatureFile::load runs it first.
+// (tests/fuzz/fuzz_feature_file.cpp). loadFeatureFile runs it first.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -9,6 +9,9 @@
 #include "io/safetensors.h"
 
 namespace once {
+
+/// The `format` metadata of a feature file.
+constexpr const char* kFeatureFileFormat = "once-features/1";
 
 /// "27x27" -> 729; -1 when the text is not HxW with decimal sides from 1 to 2^20.
 std::int64_t featureGridCells(const std::string& grid);

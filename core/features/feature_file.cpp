@@ -88,61 +88,79 @@ void validate(const at::Tensor& features, const at::Tensor& times, const std::st
 
 }  // namespace
 
-FeatureFile FeatureFile::load(const std::string& path) {
+EncodedVideo loadFeatureFile(const std::string& path) {
     SafetensorsFile file = SafetensorsFile::open(path);
     // Shapes, types, grid and finiteness from the header and bytes, before any tensor is made.
     checkFeatureFile(file.header(), file.image(), path);
-    FeatureFile f;
-    f.features = loadTensor(file, "features");
+    EncodedVideo v;
+    v.features = loadTensor(file, "features");
     at::Tensor times = loadTensor(file, "frame_times");
-    f.grid = file.meta("grid");
-    validate(f.features, times, f.grid, path);
+    const std::string grid = file.meta("grid");
+    validate(v.features, times, grid, path);
+    if (!grid.empty()) {
+        const auto x = grid.find('x');
+        v.gridH = std::stoi(grid.substr(0, x));  // checked by validate: HxW = P
+        v.gridW = std::stoi(grid.substr(x + 1));
+    }
     if (file.contains("layout_tokens")) {
-        f.layoutTokens = loadTensor(file, "layout_tokens");
-        validateLayout(f.layoutTokens, f.features, path);
+        v.layoutTokens = loadTensor(file, "layout_tokens");
+        validateLayout(v.layoutTokens, v.features, path);
     }
     if (file.contains("attention")) {
-        f.attention = loadTensor(file, "attention");
-        validateAttention(f.attention, f.features, path);
-        f.attention = f.attention.to(at::kFloat);
+        v.attention = loadTensor(file, "attention");
+        validateAttention(v.attention, v.features, path);
+        v.attention = v.attention.to(at::kFloat);
     }
-    f.frameTimes = times.to(at::kDouble);
-    f.backbone = file.meta("backbone");
-    f.sampling = file.meta("sampling");
-    f.source = file.meta("source");
-    f.sourceSha256 = file.meta("source_sha256");
-    f.featureSource = file.meta("feature_source");
-    for (const auto& [k, v] : file.metadata()) {
+    const at::Tensor t = times.to(at::kDouble).contiguous();
+    v.frameTimes.assign(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+    v.backbone = file.meta("backbone");
+    v.sampling = file.meta("sampling");
+    v.source = file.meta("source");
+    v.sourceSha256 = file.meta("source_sha256");
+    v.featureSource = file.meta("feature_source");
+    for (const auto& [k, value] : file.metadata()) {
         if (!isKnownKey(k)) {
-            f.extra[k] = v;
+            v.extra[k] = value;
         }
     }
-    return f;
+    return v;
 }
 
-void FeatureFile::save(const std::string& path) const {
-    validate(features, frameTimes, grid, path);
-    validateLayout(layoutTokens, features, path);
-    validateAttention(attention, features, path);
+void saveFeatureFile(const EncodedVideo& v, const std::string& path) {
+    const at::Tensor features =
+        v.features.defined() ? v.features.to(at::kCPU).contiguous() : v.features;
+    std::vector<double> timesCopy = v.frameTimes;
+    if (timesCopy.empty() && features.defined() && features.dim() == 3) {
+        for (std::int64_t i = 0; i < features.size(0); ++i) {
+            timesCopy.push_back(double(i));  // unknown times: the frame index, as readers assume
+        }
+    }
+    const at::Tensor times =
+        at::from_blob(timesCopy.data(), {std::int64_t(timesCopy.size())}, at::kDouble).clone();
+    const std::string grid = v.gridText();
+    validate(features, times, grid, path);
+    validateLayout(v.layoutTokens, features, path);
+    validateAttention(v.attention, features, path);
     SafetensorsWriter w;
     addTensor(w, "features", features);
-    addTensor(w, "frame_times", frameTimes.to(at::kDouble));
-    if (layoutTokens.defined() && layoutTokens.size(0) > 0) {
-        addTensor(w, "layout_tokens", layoutTokens.to(features.scalar_type()).contiguous());
+    addTensor(w, "frame_times", times);
+    if (v.layoutTokenCount() > 0) {
+        addTensor(w, "layout_tokens",
+                  v.layoutTokens.to(at::kCPU).to(features.scalar_type()).contiguous());
     }
-    if (attention.defined()) {
-        addTensor(w, "attention", attention.to(at::kFloat).contiguous());
+    if (v.attention.defined()) {
+        addTensor(w, "attention", v.attention.to(at::kCPU).to(at::kFloat).contiguous());
     }
-    for (const auto& [k, v] : extra) {
-        w.setMetadata(k, v);
+    for (const auto& [k, value] : v.extra) {
+        w.setMetadata(k, value);
     }
-    w.setMetadata("format", kFormat);
-    w.setMetadata("backbone", backbone);
+    w.setMetadata("format", kFeatureFileFormat);
+    w.setMetadata("backbone", v.backbone);
     w.setMetadata("grid", grid);
-    w.setMetadata("sampling", sampling);
-    w.setMetadata("source", source);
-    w.setMetadata("source_sha256", sourceSha256);
-    w.setMetadata("feature_source", featureSource);
+    w.setMetadata("sampling", v.sampling);
+    w.setMetadata("source", v.source);
+    w.setMetadata("source_sha256", v.sourceSha256);
+    w.setMetadata("feature_source", v.featureSource);
     w.write(path);
 }
 

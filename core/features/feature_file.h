@@ -1,42 +1,26 @@
 #pragma once
-// Feature file (DESIGN §2): cached encoder output of one video.
+// Feature file (DESIGN §2): an EncodedVideo (features/encoded_video.h) on disk.
 //   tensors: features [T, P, D] (BF16 or F32), frame_times [T] F64 seconds, and optionally
 //            layout_tokens [n, D] (special tokens the backbone adds back after compression,
 //            e.g. LLaVA-OneVision's image_newline; never compressed) and attention [T, P] F32
 //            (the attention each token received in the vision tower, for FastVID's salient
 //            tokens and VisionZip's dominant ones; absent for backbones without attention)
 //   metadata: format once-features/1, backbone, grid "HxW", sampling, source, source_sha256,
-//             feature_source, plus free-form extras.
-#include <ATen/core/Tensor.h>
-
-#include <map>
+//             feature_source, plus free-form extras (EncodedVideo::extra).
 #include <string>
+
+#include "features/encoded_video.h"
+#include "features/feature_check.h"  // kFeatureFileFormat
 
 namespace once {
 
-struct FeatureFile {
-    static constexpr const char* kFormat = "once-features/1";
+/// Loads and validates (checkFeatureFile in feature_check.h: shapes, types, grid, no NaN or Inf).
+/// Throws OnceError naming the file and field. The features tensor maps the file; an unknown
+/// grid stays 0 × 0 and missing frame times are an error.
+EncodedVideo loadFeatureFile(const std::string& path);
 
-    at::Tensor features;    ///< [T, P, D]
-    at::Tensor frameTimes;  ///< [T] float64 seconds
-    /// [n, D] layout tokens in the features' dtype; undefined or [0, D] when the backbone has
-    /// none (the demo encoder).
-    at::Tensor layoutTokens;
-    /// [T, P] F32 attention received per content token; undefined when the file has none.
-    at::Tensor attention;
-    std::string backbone;
-    std::string grid;  ///< "27x27"
-    std::string sampling;
-    std::string source;
-    std::string sourceSha256;
-    std::string featureSource;
-    std::map<std::string, std::string> extra;
-
-    /// Loads and validates (checkFeatureFile in feature_check.h: shapes, types, grid, no NaN or
-    /// Inf). Throws OnceError naming the file and field. The features tensor maps the file.
-    static FeatureFile load(const std::string& path);
-    /// Writes atomically.
-    void save(const std::string& path) const;
-};
+/// Writes `video` atomically (features in their dtype, on the CPU). Throws OnceError for
+/// tensors that do not fit together, naming `path` and the field.
+void saveFeatureFile(const EncodedVideo& video, const std::string& path);
 
 }  // namespace once

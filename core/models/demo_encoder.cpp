@@ -53,7 +53,8 @@ class DemoEncoder : public VisualEncoder {
     }
     std::int64_t dim() const override { return kDemoEncoderDim; }
 
-    EncodedVideo encode(const at::Tensor& frames, Progress* progress) override {
+  protected:
+    EncodedVideo encodeFrames(const at::Tensor& frames, Progress* progress) override {
         if (frames.dim() != 4 || frames.size(3) != 3 || frames.scalar_type() != at::kByte) {
             fail("the demo encoder takes uint8 RGB frames [T, H, W, 3]", {}, "frames",
                  "uint8 [T, H, W, 3]",

@@ -290,7 +290,7 @@ EncodedVideo LlavaOvEncoder::encodePixels(const at::Tensor& pixels, Progress* pr
     return out;
 }
 
-EncodedVideo LlavaOvEncoder::encode(const at::Tensor& frames, Progress* progress) {
+EncodedVideo LlavaOvEncoder::encodeFrames(const at::Tensor& frames, Progress* progress) {
     checkFrames(frames);
     const std::int64_t t = frames.size(0);
     if (progress) {

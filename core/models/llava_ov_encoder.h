@@ -38,7 +38,7 @@ class LlavaOvEncoder : public VisualEncoder {
     std::string featureSource() const override;
     std::int64_t dim() const override { return config_.textHidden; }
     /// features come back on the configured device in the configured dtype.
-    EncodedVideo encode(const at::Tensor& frames, Progress* progress = nullptr) override;
+    EncodedVideo encodeFrames(const at::Tensor& frames, Progress* progress) override;
     std::vector<std::string> notices() const override;
 
     /// The model alone, from already preprocessed pixel values [T, 3, S, S].

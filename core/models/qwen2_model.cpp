@@ -1,5 +1,7 @@
 #include "models/qwen2_model.h"
 
+#include "models/prefill_flops.h"
+
 #include <ATen/ATen.h>
 
 #include <cmath>
@@ -207,15 +209,7 @@ at::Tensor Qwen2Model::forward(const at::Tensor& embeddings, KvCache& cache, boo
 }
 
 double Qwen2Model::prefillFlops(std::int64_t n) const {
-    const auto& c = config_;
-    const double H = double(c.hiddenSize), I = double(c.intermediateSize);
-    const double q = double(c.numHeads * c.headDim), kv = double(c.numKvHeads * c.headDim);
-    const double perToken = 2.0 * (H * q + 2 * H * kv + q * H + 3 * H * I);
-    // QKᵀ and AV over the causal triangle.
-    const double attention =
-        2.0 * 2.0 * double(c.numHeads * c.headDim) * double(n) * double(n + 1) / 2.0;
-    const double head = 2.0 * H * double(c.vocabSize);  // logits of the last position only
-    return double(c.numLayers) * (perToken * double(n) + attention) + head;
+    return once::prefillFlops(LlmShape::of(config_, config_.modelType), n);
 }
 
 }  // namespace once

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "util/error.h"
+#include "util/work_counters.h"
 
 namespace once {
 namespace {
@@ -26,7 +27,16 @@ std::unique_ptr<VisualEncoder> makeVisualEncoder(const std::string& backbone,
         }
         fail("unknown backbone", {}, "backbone", "one of: " + names, backbone);
     }
+    countWork(workCounters().encoderBuilds);
     return it->second(options);
+}
+
+EncodedVideo VisualEncoder::encode(const at::Tensor& frames, Progress* progress) {
+    countWork(workCounters().encodes);
+    EncodedVideo v = encodeFrames(frames, progress);
+    v.backbone = backbone();
+    v.featureSource = featureSource();
+    return v;
 }
 
 std::vector<std::string> visualEncoderNames() {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "features/encoded_video.h"
 #include "util/progress.h"
 
 namespace once {
@@ -20,16 +21,6 @@ struct EncoderOptions {
     int threads = 0;                ///< 0: library default
 };
 
-struct EncodedVideo {
-    at::Tensor features;      ///< [T, P, D] content tokens, frame-major
-    at::Tensor layoutTokens;  ///< [n, D] special/layout tokens kept apart (e.g. image_newline); may
-                              ///< be [0, D]
-    int gridH = 0, gridW = 0;  ///< P = gridH × gridW
-    /// [T, P] F32 attention each content token received in the vision tower (pooled like the
-    /// features), for the peers that rank tokens by it; undefined when the backbone has none.
-    at::Tensor attention;
-};
-
 class VisualEncoder {
   public:
     virtual ~VisualEncoder() = default;
@@ -37,10 +28,16 @@ class VisualEncoder {
     virtual std::string featureSource() const = 0;  ///< e.g. "projected patch grid"
     virtual std::int64_t dim() const = 0;           ///< D
     /// frames: uint8 RGB [T, H, W, 3] (any H, W: the encoder does its own preprocessing).
-    virtual EncodedVideo encode(const at::Tensor& frames, Progress* progress = nullptr) = 0;
+    /// Fills the features, layout tokens, grid and attention; encode() of this base class adds
+    /// backbone() and featureSource(). Frame times and provenance are the decoder's
+    /// (encode/decode_encode.h).
+    EncodedVideo encode(const at::Tensor& frames, Progress* progress = nullptr);
     /// What the user should know about how the model folder was read: settings it lacked and
     /// the defaults used instead (printed by `once encode`, shown by the studio).
     virtual std::vector<std::string> notices() const { return {}; }
+
+  protected:
+    virtual EncodedVideo encodeFrames(const at::Tensor& frames, Progress* progress) = 0;
 };
 
 using VisualEncoderFactory = std::function<std::unique_ptr<VisualEncoder>(const EncoderOptions&)>;

@@ -8,6 +8,7 @@
 
 #include "codebook/codebook.h"
 #include "compress/token_compressor.h"
+#include "encode/decode_encode.h"
 #include "features/feature_file.h"
 #include "models/generation.h"
 #include "models/hf_checkpoint.h"
@@ -74,11 +75,11 @@ struct Session::State {
     HfCheckpoint checkpoint;
     Qwen2Model model;
     BpeTokenizer tokenizer;
-    std::optional<Codebook> codebook;
-    at::Tensor features;   ///< [T, P, D]
-    at::Tensor layout;     ///< [n, D]
-    at::Tensor attention;  ///< [T, P] attention received, or undefined
-    std::string featureOrigin, backbone;
+    std::shared_ptr<const Codebook> codebook;
+    /// Built by the first loadVideo and kept, like the model.
+    std::unique_ptr<VisualEncoder> encoder;
+    EncodedVideo video;  ///< layoutTokens always defined ([0, D] when there are none)
+    std::string origin;  ///< the video's file, for errors
     /// Prepared compressors of the current video by method and parameters ("once" holds its
     /// assignment), so a new budget only runs compress().
     std::map<std::string, std::unique_ptr<TokenCompressor>> prepared;
@@ -86,33 +87,31 @@ struct Session::State {
     std::vector<std::int64_t> stopTokens;
     PromptStyle prompt;
     std::vector<std::string> notices;  ///< how the folder was read, for the user
+
+    State(SessionOptions o, HfCheckpoint ck, Qwen2Model m, BpeTokenizer t)
+        : options(std::move(o)),
+          checkpoint(std::move(ck)),
+          model(std::move(m)),
+          tokenizer(std::move(t)) {}
+
+    void addNotice(const std::string& n) {
+        if (std::find(notices.begin(), notices.end(), n) == notices.end()) {
+            notices.push_back(n);
+        }
+    }
 };
 
 Session::Session(SessionOptions options) {
     HfCheckpoint ck = HfCheckpoint::open(options.modelDir);
     Qwen2Model model = Qwen2Model::load(ck, {options.device, options.dtype});
     BpeTokenizer tok = BpeTokenizer::fromFile(ck.file("tokenizer.json"));
-    s_ = std::unique_ptr<State>(new State{options,
-                                          std::move(ck),
-                                          std::move(model),
-                                          std::move(tok),
-                                          std::nullopt,
-                                          {},
-                                          {},
-                                          {},
-                                          {},
-                                          {},
-                                          {},
-                                          {},
-                                          {},
-                                          {},
-                                          {}});
+    s_ = std::make_unique<State>(options, std::move(ck), std::move(model), std::move(tok));
     s_->prompt = choosePromptStyle(options.modelDir, options.promptFormat);
     if (!s_->prompt.notice.empty()) {
         s_->notices.push_back(s_->prompt.notice);
     }
     if (!options.codebook.empty()) {
-        s_->codebook = Codebook::load(options.codebook);
+        s_->codebook = std::make_shared<const Codebook>(Codebook::load(options.codebook));
     }
     for (const char* stop : {"<|im_end|>", "<|endoftext|>"}) {
         if (auto id = s_->tokenizer.tokenId(stop)) {
@@ -135,60 +134,88 @@ std::string Session::promptSource() const {
 Session::~Session() = default;
 Session::Session(Session&&) noexcept = default;
 
+std::string Session::encoderBackbone() const {
+    return "llava-onevision";
+}
+
 void Session::loadVideo(const std::string& path, Progress* progress) {
-    SampledFrames frames;
-    std::vector<StageReport> stages;
     const at::Device device = s_->model.device();
-    stages.push_back(timed("decode", device, [&] {
-        frames = readFrames(path, SamplingRule::parse(s_->options.sampling), progress,
-                            s_->options.videoLimits);
-    }));
-    EncoderOptions eo;
-    eo.modelDir = s_->options.modelDir;
-    eo.device = s_->options.device;
-    eo.dtype = s_->options.dtype;
-    eo.poolStride = s_->options.poolStride;
-    auto encoder = makeVisualEncoder("llava-onevision", eo);
-    for (const std::string& n : encoder->notices()) {
-        if (std::find(s_->notices.begin(), s_->notices.end(), n) == s_->notices.end()) {
-            s_->notices.push_back(n);
+    if (!s_->encoder) {
+        EncoderOptions eo;
+        eo.modelDir = s_->options.modelDir;
+        eo.device = s_->options.device;
+        eo.dtype = s_->options.dtype;
+        eo.poolStride = s_->options.poolStride;
+        s_->encoder = makeVisualEncoder(encoderBackbone(), eo);
+        for (const std::string& n : s_->encoder->notices()) {
+            s_->addNotice(n);
         }
     }
+    DecodeEncodeOptions de;
+    de.sampling = SamplingRule::parse(s_->options.sampling);
+    de.limits = s_->options.videoLimits;
+    resetPeakRss();
+    resetDevicePeakMemory(device);
+    DecodedVideo d;
+    try {
+        d = decodeAndEncode(path, *s_->encoder, de, progress);
+    } catch (const c10::OutOfMemoryError&) {
+        outOfDeviceMemory("encode", device);
+    }
+    // One peak for both stages: they run in one call (the decoder's frames feed the encoder).
+    const std::int64_t rss = peakRssBytes(), reserved = devicePeakReservedBytes(device);
+    std::vector<StageReport> stages = {{"decode", d.decodeSeconds, rss, false, -1},
+                                       {"encode", d.encodeSeconds, rss, false, reserved}};
+    setVideo(std::move(d.video), path, std::move(stages));
+}
+
+void Session::loadFeatures(const std::string& path) {
     EncodedVideo v;
-    stages.push_back(timed("encode", device, [&] { v = encoder->encode(frames.rgb, progress); }));
-    s_->features = v.features;
-    s_->layout = v.layoutTokens;
-    s_->attention = v.attention;
-    s_->featureOrigin = path;
-    s_->backbone = encoder->backbone();
+    auto st = timed("load features", at::Device(at::kCPU), [&] { v = loadFeatureFile(path); });
+    setVideo(std::move(v), path, {st});
+}
+
+void Session::setVideo(EncodedVideo v, const std::string& origin, std::vector<StageReport> stages) {
+    if (v.empty() || v.features.dim() != 3) {
+        fail("the video has no features [T, P, D]", origin, "features", "[T, P, D]",
+             v.empty() ? "none" : std::to_string(v.features.dim()) + "-D");
+    }
+    const std::int64_t H = s_->model.config().hiddenSize;
+    if (v.dim() != H) {
+        fail("the features do not match the language model", origin, "features",
+             "dimension " + std::to_string(H) + " (hidden size of " + s_->options.modelDir + ")",
+             std::to_string(v.dim()));
+    }
+    if (v.layoutTokenCount() == 0) {
+        // Feature files hold content tokens only; LLaVA's layout token lives in the model folder.
+        const auto& ck = s_->checkpoint;
+        if (ck.has("image_newline") || ck.has("model.image_newline")) {
+            v.layoutTokens = ck.get(ck.firstPresent({"image_newline", "model.image_newline"}), {H})
+                                 .to(at::kFloat)
+                                 .reshape({1, H});
+        } else {
+            v.layoutTokens = at::zeros({0, H});
+        }
+    }
+    // LLaVA's patch grids are square (27×27, or 14×14 pooled); spatial methods need the grid.
+    v.fillUnknownGrid();
+    s_->video = std::move(v);
+    s_->origin = origin;
     s_->prepared.clear();
     s_->loadStages = std::move(stages);
 }
 
-void Session::loadFeatures(const std::string& path) {
-    FeatureFile f;
-    auto st = timed("load features", at::Device(at::kCPU), [&] { f = FeatureFile::load(path); });
-    const std::int64_t H = s_->model.config().hiddenSize;
-    if (f.features.size(2) != H) {
-        fail("the features do not match the language model", path, "features",
-             "dimension " + std::to_string(H) + " (hidden size of " + s_->options.modelDir + ")",
-             std::to_string(f.features.size(2)));
+const EncodedVideo& Session::video() const {
+    return s_->video;
+}
+
+void Session::setCodebook(std::shared_ptr<const Codebook> codebook) {
+    s_->codebook = std::move(codebook);
+    for (auto it = s_->prepared.begin(); it != s_->prepared.end();) {
+        it = compressorInfo(it->first.substr(0, it->first.find('\n'))).needsCodebook
+                 ? s_->prepared.erase(it)
+                 : std::next(it);
     }
-    s_->features = f.features;
-    s_->attention = f.attention;
-    s_->featureOrigin = path;
-    s_->backbone = f.backbone;
-    // Feature files hold content tokens only; LLaVA's layout token lives in the model folder.
-    const auto& ck = s_->checkpoint;
-    if (ck.has("image_newline") || ck.has("model.image_newline")) {
-        s_->layout = ck.get(ck.firstPresent({"image_newline", "model.image_newline"}), {H})
-                         .to(at::kFloat)
-                         .reshape({1, H});
-    } else {
-        s_->layout = at::zeros({0, H});
-    }
-    s_->prepared.clear();
-    s_->loadStages = {st};
 }
 
 const std::vector<StageReport>& Session::loadStages() const {
@@ -198,13 +225,14 @@ const std::vector<StageReport>& Session::loadStages() const {
 at::Tensor Session::visualTokens(std::optional<std::int64_t> budget, const std::string& method,
                                  const std::map<std::string, std::string>& params,
                                  std::uint64_t seed) {
-    if (!s_->features.defined()) {
+    const EncodedVideo& video = s_->video;
+    if (video.empty()) {
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
-    const std::int64_t D = s_->features.size(-1);
+    const std::int64_t D = video.dim();
     at::Tensor content;
     if (!budget) {
-        content = s_->features.reshape({-1, D});
+        content = video.features.reshape({-1, D});
     } else {
         CompressorSpec spec;
         spec.method = method.empty() ? s_->options.method : method;
@@ -216,8 +244,8 @@ at::Tensor Session::visualTokens(std::optional<std::int64_t> budget, const std::
                 fail("a budget with method '" + spec.method + "' needs a codebook", {}, "codebook",
                      "--codebook FILE", "none");
             }
-            s_->codebook->checkCompatible(D, s_->backbone, s_->featureOrigin);
-            spec.codebook = &*s_->codebook;
+            s_->codebook->checkCompatible(D, video.backbone, s_->origin);
+            spec.codebook = s_->codebook.get();
         }
         std::string key = spec.method;
         for (const auto& [k, v] : spec.params) {
@@ -226,20 +254,12 @@ at::Tensor Session::visualTokens(std::optional<std::int64_t> budget, const std::
         auto it = s_->prepared.find(key);
         if (it == s_->prepared.end()) {
             auto c = makeCompressor(spec);
-            VideoTokens video(s_->features);
-            video.attention = s_->attention;  // FastVID's and VisionZip's importance
-            // LLaVA's patch grids are square (27×27, or 14×14 pooled); spatial methods need it.
-            const auto P = s_->features.size(1);
-            const auto side = std::int64_t(std::llround(std::sqrt(double(P))));
-            if (side * side == P) {
-                video.gridH = video.gridW = int(side);
-            }
             c->prepare(video);
             it = s_->prepared.emplace(key, std::move(c)).first;
         }
         content = it->second->compress(*budget, seed).tokens;
     }
-    return at::cat({content.to(at::kFloat), s_->layout.to(content.device(), at::kFloat)});
+    return at::cat({content.to(at::kFloat), video.layoutTokens.to(content.device(), at::kFloat)});
 }
 
 AskReport Session::ask(const std::string& question, const AskOptions& o, Progress* progress) {
@@ -261,9 +281,9 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
     at::Tensor visual;
     r.stages.push_back(timed("compress", s_->model.device(),
                              [&] { visual = visualTokens(o.budget, o.method, o.params, o.seed); }));
-    r.layoutTokens = s_->layout.size(0);
+    r.layoutTokens = s_->video.layoutTokenCount();
     r.contentTokens = visual.size(0) - r.layoutTokens;
-    r.sourceTokens = s_->features.size(0) * s_->features.size(1);
+    r.sourceTokens = s_->video.numTokens();
     try {
         at::Tensor embeds = spliceVisual(s_->model, prompt, visual);
         r.promptTokens = embeds.size(0);

@@ -1,9 +1,11 @@
 #pragma once
 // One question-answering session (DESIGN §1 data flow): decode → encode → compress → prefill →
 // generate, with wall time, visual token counts, prefill FLOPs and peak memory per stage. The
-// features of the loaded video (and their codebook assignment) are kept, so a new budget or a
-// new question does not decode or encode again; the compressor of each method is prepared once
-// per video, so a budget sweep over several methods encodes each video once.
+// session keeps its model parts (language model, tokenizer, and the vision encoder once a video
+// was encoded) and the encoded video, so a new budget or a new question does not decode or
+// encode again; the compressor of each method is prepared once per video, so a budget sweep over
+// several methods encodes each video once. A caller that already holds the encoded video (the
+// studio) or a codebook in memory hands them over instead (setVideo, setCodebook).
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
@@ -14,10 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "features/encoded_video.h"
 #include "util/progress.h"
 #include "video/video_reader.h"
 
 namespace once {
+
+class Codebook;
 
 struct SessionOptions {
     std::string modelDir;  ///< LLaVA-OneVision (or plain Qwen2 with --features) folder
@@ -81,10 +86,23 @@ class Session {
     ~Session();
     Session(Session&&) noexcept;
 
-    /// Decodes and encodes a video (LLaVA-OneVision encoder of the model folder).
+    /// Decodes and encodes a video with the model folder's vision encoder (encoderBackbone()),
+    /// built on the first call and kept for the next videos.
     void loadVideo(const std::string& path, Progress* progress = nullptr);
-    /// Uses a feature file; the layout token (image_newline) comes from the model folder.
+    /// Uses a feature file (setVideo of its contents).
     void loadFeatures(const std::string& path);
+    /// Uses a video encoded elsewhere (the studio's, a feature file's). `origin` names it in
+    /// errors; `stages` are its load stages as measured by the caller (reported as cached).
+    /// Without layout tokens, the model folder's image_newline is used (feature files hold
+    /// content tokens only). Throws OnceError when D is not the language model's width.
+    void setVideo(EncodedVideo video, const std::string& origin,
+                  std::vector<StageReport> stages = {});
+    /// The video in use (features on the model's device or the CPU; undefined before a load).
+    const EncodedVideo& video() const;
+    /// Registry name of the vision encoder loadVideo uses for this model folder.
+    std::string encoderBackbone() const;
+    /// Replaces the codebook (SessionOptions::codebook) by one in memory; null: none.
+    void setCodebook(std::shared_ptr<const Codebook> codebook);
     /// Asks about the loaded video. Throws OnceError (empty question, no video, codebook
     /// mismatch, out of GPU memory — after which the session stays usable) or Cancelled.
     AskReport ask(const std::string& question, const AskOptions& options,

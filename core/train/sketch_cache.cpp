@@ -13,6 +13,7 @@
 #include "features/feature_file.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
+#include "train/cache_reader.h"
 #include "train/stage_a_manifest.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -26,6 +27,9 @@ namespace once {
 
 namespace {
 
+// Rows checked at a time for finite values when a cache is opened (bounds the temporary).
+constexpr std::int64_t kCacheCheckTileRows = 65536;
+
 bool isFeatureFile(const std::string& path) {
     return fs::path(path).extension() == ".safetensors";
 }
@@ -35,11 +39,17 @@ nlohmann::json requestJson(const std::vector<CorpusEntry>& corpus, const SketchC
     for (const auto& e : corpus) {
         sources.push_back({{"source", e.source}, {"category", e.category}});
     }
-    return {{"bins", o.sketch.bins},  {"R", o.sketch.tokensPerRep},
-            {"m_min", o.sketch.mMin}, {"m_max_requested", o.sketch.mMax},
-            {"cap", o.cap},           {"iterations", o.sketch.iterations},
-            {"seed", o.sketch.seed},  {"shard_rows", o.shardRows},
-            {"backbone", o.backbone}, {"corpus", sources}};
+    nlohmann::json r = {{"bins", o.sketch.bins},  {"R", o.sketch.tokensPerRep},
+                        {"m_min", o.sketch.mMin}, {"m_max_requested", o.sketch.mMax},
+                        {"cap", o.cap},           {"iterations", o.sketch.iterations},
+                        {"seed", o.sketch.seed},  {"shard_rows", o.shardRows},
+                        {"backbone", o.backbone}, {"corpus", sources}};
+    // Only a task of a sharded run has the key, so whole-corpus manifests keep their bytes and
+    // a merge gets the whole-corpus request back by erasing it.
+    if (o.shard.sharded()) {
+        r["shard"] = {{"index", o.shard.index}, {"count", o.shard.count}};
+    }
+    return r;
 }
 
 // Number of tokens of a video when it can be known without encoding it (feature files); -1 when
@@ -61,10 +71,9 @@ std::int64_t knownTokenCount(const std::string& path) {
     }
 }
 
-StageAVideo loadTokens(const std::string& path, const VideoEncodeFn& encode, Progress* progress) {
+EncodedVideo loadTokens(const std::string& path, const VideoEncodeFn& encode, Progress* progress) {
     if (isFeatureFile(path)) {
-        FeatureFile f = FeatureFile::load(path);
-        return {f.features, f.frameTimes, f.backbone};
+        return loadFeatureFile(path);
     }
     if (!encode) {
         fail("this corpus entry is a video but no encoder was given", path, "video",
@@ -367,6 +376,13 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         m.mMax = resolveCappedMMax(counts, options.sketch, options.cap);
         m.backbone = options.backbone;
         m.videos.resize(corpus.size());
+        m.shardIndex = options.shard.index;
+        m.shardCount = options.shard.count;
+        for (std::size_t i = 0; i < corpus.size(); ++i) {
+            if (!options.shard.owns(std::int64_t(i))) {
+                m.videos[i].status = StageAVideoRecord::Status::OtherShard;
+            }
+        }
         writeManifest(manifestPath, m);
     }
 
@@ -389,13 +405,15 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
     SketchOptions so = options.sketch;
     so.mMax = m.mMax;
     SketchCacheSummary s;
-    s.videos = std::int64_t(corpus.size());
+    const ShardSpec& part = options.shard;
+    auto owned = [&](std::size_t i) { return part.owns(std::int64_t(i)); };
+    s.videos = part.ownedCount(std::int64_t(corpus.size()));
     s.mMax = so.mMax;
-    std::size_t first = 0;  // resume point: the first video not in a shard
+    std::size_t first = 0;  // resume point: the first video (of this shard) not in a shard file
     while (first < corpus.size() && m.videos[first].status != StageAVideoRecord::Status::Pending) {
+        s.resumed += owned(first) ? 1 : 0;
         ++first;
     }
-    s.resumed = std::int64_t(first);
     std::string backbone = m.backbone;
     std::int64_t dim = m.dim;
     Pending buf;
@@ -548,6 +566,10 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
     try {
         std::size_t next = first;
         while (next < corpus.size()) {
+            if (!owned(next)) {  // another task's video: not here, not waited for
+                ++next;
+                continue;
+            }
             const std::string path = (dir / stageAPendingName(next)).string();
             if (!fs::exists(fs::symlink_status(path, ec))) {
                 break;
@@ -560,16 +582,22 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
                 flush();
             }
         }
+        std::int64_t finished = s.resumed;  // this shard's videos finished, for the bar
         if (progress) {
-            progress->begin("Stage A sketch", double(corpus.size()));
-            progress->update(double(next));
+            progress->begin(part.sharded() ? "Stage A sketch (shard " + part.text() + ")"
+                                           : std::string("Stage A sketch"),
+                            double(s.videos));
+            progress->update(double(finished));
         }
         for (std::size_t i = next; i < corpus.size(); ++i) {
+            if (!owned(i)) {
+                continue;
+            }
             const std::string& source = corpus[i].source;
             std::optional<VideoSketch> sk;
             std::string videoBackbone, error;
             try {
-                StageAVideo t = loadTokens(source, encodeVideo, nullptr);
+                EncodedVideo t = loadTokens(source, encodeVideo, nullptr);
                 if (!backbone.empty() && !t.backbone.empty() && t.backbone != backbone) {
                     fail("a corpus video was encoded by another backbone", source, "backbone",
                          backbone, t.backbone);
@@ -579,7 +607,7 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
                          std::to_string(dim), std::to_string(t.features.size(-1)));
                 }
                 try {
-                    sk = sketchVideo(t.features, t.frameTimes, so, std::int64_t(i));
+                    sk = sketchVideo(t.features, t.frameTimesTensor(), so, std::int64_t(i));
                 } catch (const OnceError& e) {
                     rethrowNamingFile(e, source);
                 }
@@ -607,7 +635,7 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
                 double secs =
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                 progress->update(
-                    double(i + 1),
+                    double(++finished),
                     std::to_string(std::int64_t(double(s.tokensThisRun) / std::max(secs, 1e-9))) +
                         " tokens/s");
             }
@@ -650,18 +678,28 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
     return s;
 }
 
-SketchCache SketchCache::load(const std::string& cacheDir) {
+CacheReader CacheReader::open(const std::string& cacheDir, bool allowShardCache) {
     const std::string manifestPath = (fs::path(cacheDir) / "manifest.json").string();
     std::error_code ec;
     if (!fs::exists(fs::status(manifestPath, ec))) {
         fail("no Stage-A cache here (manifest.json missing)", cacheDir, "manifest.json");
     }
-    const StageAManifest m = readManifest(manifestPath);
+    CacheReader r;
+    r.manifestPath_ = manifestPath;
+    r.manifest_ = readManifest(manifestPath);
+    const StageAManifest& m = r.manifest_;
+    if (m.shardCount > 1 && !allowShardCache) {
+        fail(
+            "this is the cache of one task of a sharded run; merge the tasks' caches with "
+            "`once train merge` and use the merged cache",
+            manifestPath, "request.shard", "no shard (a whole-corpus cache)",
+            std::to_string(m.shardIndex) + "/" + std::to_string(m.shardCount));
+    }
     if (!m.complete) {
         fail("the Stage-A cache is unfinished: rerun `once train sketch` to resume it",
              manifestPath, "complete", "true", "false");
     }
-    if (m.shards.empty()) {
+    if (m.shards.empty() && m.shardCount == 1) {
         fail("the Stage-A cache holds no representative", manifestPath, "shards", ">= 1", "0");
     }
     // Every shard's header first: the row counts the manifest states must be backed by the
@@ -695,21 +733,24 @@ SketchCache SketchCache::load(const std::string& cacheDir) {
             videoTokens[i] = v.tokens;
         }
     }
-    SketchCache c;
-    std::vector<at::Tensor> reps, weights, category, video, bin;
+    std::vector<at::Tensor> weights, category, video, bin;
     std::int64_t row = 0;
     for (std::size_t i = 0; i < m.shards.size(); ++i) {
         const SafetensorsFile& f = files[i];
         const std::string& file = f.path();
         const std::int64_t n = m.shards[i].rows;
-        at::Tensor r = loadTensor(f, "reps").clone();
+        at::Tensor reps = loadTensor(f, "reps");  // mapped: never copied whole
         at::Tensor w = loadTensor(f, "weights").clone();
         at::Tensor g = loadTensor(f, "category").clone();
         at::Tensor v = loadTensor(f, "video").clone();
         at::Tensor b = loadTensor(f, "bin").clone();
-        if (!at::isfinite(r).all().item<bool>()) {
-            fail("a cache shard holds non-finite representatives", file, "reps", "finite values",
-                 "NaN or infinity");
+        for (std::int64_t t = 0; t < n; t += kCacheCheckTileRows) {
+            if (!at::isfinite(reps.slice(0, t, std::min(n, t + kCacheCheckTileRows)))
+                     .all()
+                     .item<bool>()) {
+                fail("a cache shard holds non-finite representatives", file, "reps",
+                     "finite values", "NaN or infinity");
+            }
         }
         checkRange(w, 1, std::int64_t(std::numeric_limits<std::int32_t>::max()) + 1, file,
                    "weights", "source counts");
@@ -735,21 +776,26 @@ SketchCache SketchCache::load(const std::string& cacheDir) {
                      std::to_string(k),
                  firstBad(bad, g));
         }
+        r.begin_.push_back(row);
         row += n;
-        reps.push_back(r);
+        r.reps_.push_back(reps);
         weights.push_back(w);
         category.push_back(g);
         video.push_back(v);
         bin.push_back(b);
     }
-    c.reps = at::cat(reps);
-    c.weights = at::cat(weights);
-    c.category = at::cat(category);
-    c.video = at::cat(video);
-    c.bin = at::cat(bin);
+    r.begin_.push_back(row);
+    r.rows_ = row;
+    auto join = [](const std::vector<at::Tensor>& parts) {
+        return parts.empty() ? at::empty({0}, at::kInt) : at::cat(parts);
+    };
+    r.weights_ = join(weights);
+    r.category_ = join(category);
+    r.video_ = join(video);
+    r.bin_ = join(bin);
     // Every done video's source counts sum to its token count.
     at::Tensor sums = at::zeros({std::int64_t(m.videos.size())}, at::kLong)
-                          .index_add_(0, c.video.to(at::kLong), c.weights.to(at::kLong));
+                          .index_add_(0, r.video_.to(at::kLong), r.weights_.to(at::kLong));
     const std::int64_t* ps = sums.data_ptr<std::int64_t>();
     for (std::size_t i = 0; i < m.videos.size(); ++i) {
         if (videoTokens[i] >= 0 && ps[i] != videoTokens[i]) {
@@ -760,6 +806,22 @@ SketchCache SketchCache::load(const std::string& cacheDir) {
                  std::to_string(ps[i]));
         }
     }
+    return r;
+}
+
+SketchCache SketchCache::load(const std::string& cacheDir) {
+    const CacheReader r = CacheReader::open(cacheDir);
+    const StageAManifest& m = r.manifest();
+    SketchCache c;
+    std::vector<at::Tensor> reps;
+    for (std::size_t i = 0; i < r.shardCount(); ++i) {
+        reps.push_back(r.shardReps(i));
+    }
+    c.reps = at::cat(reps);  // a copy: the mappings may go
+    c.weights = r.weights();
+    c.category = r.category();
+    c.video = r.video();
+    c.bin = r.bin();
     c.categories = m.categories;
     c.sources = m.sources;
     c.backbone = m.backbone;

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "cluster/shard.h"
+#include "features/encoded_video.h"
 #include "train/sketch.h"
 #include "util/progress.h"
 
@@ -35,14 +37,9 @@ struct CorpusEntry {
 };
 std::vector<CorpusEntry> readCorpusManifest(const std::string& path);
 
-/// What Stage A needs of one video.
-struct StageAVideo {
-    at::Tensor features;    ///< [T, P, D]
-    at::Tensor frameTimes;  ///< [T] seconds (may be undefined: frame index)
-    std::string backbone;
-};
-/// Decodes and encodes a video file (entries that are not .safetensors feature files).
-using VideoEncodeFn = std::function<StageAVideo(const std::string& path, Progress* progress)>;
+/// Decodes and encodes a video file (entries that are not .safetensors feature files); Stage A
+/// reads its features, frame times (empty: frame index) and backbone.
+using VideoEncodeFn = std::function<EncodedVideo(const std::string& path, Progress* progress)>;
 
 struct SketchCacheOptions {
     SketchOptions sketch;
@@ -53,6 +50,10 @@ struct SketchCacheOptions {
     /// Start a cache in a non-empty folder that holds no cache (its files are left untouched;
     /// names the cache writes must still be free).
     bool force = false;
+    /// This task's part of a sharded run (cluster/shard.h): only the videos it owns are
+    /// sketched, each exactly as a whole-corpus run would (global index, global cap), into a
+    /// shard cache that `mergeSketchCaches` (train/cache_merge.h) combines.
+    ShardSpec shard;
 
     /// OnceError naming the option: sketch.validate(), cap < 0, shard rows < 1, counts above
     /// kMaxStageACount.
@@ -91,7 +92,9 @@ struct SketchCache {
     /// cache is unfinished or damaged: the manifest's checks (parseStageAManifest), shard names
     /// outside the folder, tensors of the wrong type or length, non-finite representatives,
     /// weights < 1, video, category or bin indices out of range or not those the manifest
-    /// assigns to the rows, source counts not summing to a video's token count.
+    /// assigns to the rows, source counts not summing to a video's token count; and the cache of
+    /// one task of a sharded run (`request.shard`: merge it first, train/cache_merge.h). The
+    /// checks are CacheReader::open's (train/cache_reader.h), which reads without copying.
     static SketchCache load(const std::string& cacheDir);
 };
 

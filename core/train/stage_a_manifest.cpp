@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <set>
 
+#include "cluster/shard.h"
 #include "util/error.h"
 #include "util/json_file.h"
 
@@ -73,6 +74,13 @@ void validateRequest(StageAManifest& m, const std::string& file) {
         fail("wrong JSON type", file, "request.seed", "an unsigned integer", seed.dump());
     }
     m.shardRows = countField(r, "shard_rows", file, "request", 1);
+    if (const nlohmann::json* shard = jsonFind(r, "shard", file, "request")) {
+        if (!shard->is_object()) {
+            fail("wrong JSON type", file, "request.shard", "an object", jsonTypeName(*shard));
+        }
+        m.shardCount = countField(*shard, "count", file, "request.shard", 2, kMaxShardCount);
+        m.shardIndex = countField(*shard, "index", file, "request.shard", 0, m.shardCount - 1);
+    }
     stringField(r, "backbone", file, "request");
     const nlohmann::json& corpus = arrayField(r, "corpus", file, "request");
     if (corpus.empty()) {
@@ -147,6 +155,9 @@ nlohmann::json StageAManifest::toJson() const {
                 break;
             case StageAVideoRecord::Status::Failed:
                 vs.push_back({{"status", "failed"}, {"error", v.error}});
+                break;
+            case StageAVideoRecord::Status::OtherShard:
+                vs.push_back({{"status", "other_shard"}});
                 break;
         }
     }
@@ -249,6 +260,20 @@ StageAManifest parseStageAManifest(std::string_view bytes, const std::string& fi
         const std::string field = at("videos", i);
         const std::string status = stringField(videos[i], "status", file, field);
         StageAVideoRecord v;
+        const bool owned = std::int64_t(i) % m.shardCount == m.shardIndex;
+        if ((status == "other_shard") != !owned) {
+            fail("a video's shard status does not match the cache's shard", file, field + ".status",
+                 owned ? "pending, done or failed (the video is in shard " +
+                             std::to_string(m.shardIndex) + "/" + std::to_string(m.shardCount) + ")"
+                       : "other_shard (video " + std::to_string(i) + " is in shard " +
+                             std::to_string(std::int64_t(i) % m.shardCount) + ")",
+                 printableExcerpt(status));
+        }
+        if (status == "other_shard") {
+            v.status = StageAVideoRecord::Status::OtherShard;
+            m.videos.push_back(std::move(v));
+            continue;
+        }
         if (status == "pending") {
             pendingSeen = true;
             m.videos.push_back(std::move(v));
@@ -298,7 +323,7 @@ StageAManifest parseStageAManifest(std::string_view bytes, const std::string& fi
             row = v.rowEnd;
         } else {
             fail("unknown video status in the cache manifest", file, field + ".status",
-                 "pending, done or failed", printableExcerpt(status));
+                 "pending, done, failed or other_shard", printableExcerpt(status));
         }
         m.videos.push_back(std::move(v));
     }

@@ -39,7 +39,9 @@ std::int64_t stageAShardIndex(std::string_view name);
 std::int64_t stageAPendingIndex(std::string_view name);
 
 struct StageAVideoRecord {
-    enum class Status { Pending, Done, Failed };
+    /// OtherShard: the video belongs to another task of a sharded run (cluster/shard.h); only
+    /// in a shard's manifest, for exactly the videos the shard does not own.
+    enum class Status { Pending, Done, Failed, OtherShard };
     Status status = Status::Pending;
     std::int64_t tokens = 0, reps = 0;      ///< done only
     std::string shard;                      ///< done only
@@ -59,6 +61,9 @@ struct StageAManifest {
     std::int64_t bins = 0, mMin = 0, mMaxRequested = 0, shardRows = 0;
     std::vector<std::string> sources;           ///< corpus video paths, in corpus order
     std::vector<std::string> sourceCategories;  ///< their categories ("" = none)
+    /// `request.shard` of one task of a sharded run ({"index": I, "count": N}, 0 <= I < N,
+    /// 2 <= N <= kMaxShardCount); count 1 (no such key) for a whole-corpus cache.
+    std::int64_t shardIndex = 0, shardCount = 1;
 
     std::int64_t mMax = 0;  ///< after the global cap
     std::vector<std::string> categories;
@@ -79,6 +84,8 @@ struct StageAManifest {
 /// format or types, options out of range, videos not matching the corpus, statuses out of order,
 /// row ranges that are not contiguous or disagree with the shards, shard names other than the
 /// ones the tool writes (so never `../x` or an absolute path), counts over kMaxStageACount.
+/// In a shard's manifest, exactly the videos v with v mod N != I are `other_shard`, and the
+/// order and row rules apply to the shard's own videos.
 StageAManifest parseStageAManifest(std::string_view bytes, const std::string& source);
 
 }  // namespace once

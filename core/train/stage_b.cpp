@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <numbers>
@@ -12,6 +13,7 @@
 #include "compress/seeded_random.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
+#include "train/cache_reader.h"
 #include "train/fit_state.h"
 #include "train/gumbel_noise.h"
 #include "train/sinkhorn.h"
@@ -192,18 +194,53 @@ StepResult stageBStep(const at::Tensor& x, const at::Tensor& a, const at::Tensor
     return r;
 }
 
-double weightedCosineError(const at::Tensor& reps, const at::Tensor& omega,
-                           const at::Tensor& codebook) {
+namespace {
+
+// The representatives as Stage B reads them: rows by index (mini-batches, candidates) and
+// fixed tiles in row order (criterion). Either a tensor in memory or a mapped cache
+// (train/cache_reader.h); both hand the same values to the same operations, so a fit gives the
+// same bits either way.
+struct Rows {
+    std::int64_t count = 0, dim = 0;
+    std::function<at::Tensor(const std::vector<std::int64_t>&)> gather;
+    std::function<at::Tensor(std::int64_t, std::int64_t)> slice;
+};
+
+Rows tensorRows(const at::Tensor& reps) {
+    return {reps.size(0), reps.size(1),
+            [reps](const std::vector<std::int64_t>& idx) {
+                return reps.index_select(0, at::tensor(idx, at::kLong));
+            },
+            [reps](std::int64_t b, std::int64_t e) { return reps.slice(0, b, e); }};
+}
+
+Rows readerRows(const CacheReader& cache) {
+    return {cache.rows(), cache.dim(),
+            [&cache](const std::vector<std::int64_t>& idx) { return cache.gather(idx); },
+            [&cache](std::int64_t b, std::int64_t e) { return cache.slice(b, e); }};
+}
+
+// Rows of the criterion's tiles: also what one criterion pass holds in memory.
+constexpr std::int64_t kCriterionTileRows = 65536;
+
+double weightedCosineErrorRows(const Rows& reps, const at::Tensor& omega,
+                               const at::Tensor& codebook) {
     at::Tensor cn = normalizeRows(codebook);
     at::Tensor w = omega.to(at::kDouble);
     double total = 0;
-    const std::int64_t tile = 65536;
-    for (std::int64_t b = 0; b < reps.size(0); b += tile) {
-        std::int64_t e = std::min(reps.size(0), b + tile);
-        Nearest nn = nearestCentroids(normalizeRows(reps.slice(0, b, e)), cn);
+    for (std::int64_t b = 0; b < reps.count; b += kCriterionTileRows) {
+        std::int64_t e = std::min(reps.count, b + kCriterionTileRows);
+        Nearest nn = nearestCentroids(normalizeRows(reps.slice(b, e)), cn);
         total += ((1 - nn.cosines.to(at::kDouble)) * w.slice(0, b, e)).sum().item<double>();
     }
     return total / w.sum().item<double>();
+}
+
+}  // namespace
+
+double weightedCosineError(const at::Tensor& reps, const at::Tensor& omega,
+                           const at::Tensor& codebook) {
+    return weightedCosineErrorRows(tensorRows(reps), omega, codebook);
 }
 
 namespace {
@@ -235,8 +272,8 @@ std::vector<std::int64_t> weightedSample(const at::Tensor& omega, std::int64_t n
     return out;
 }
 
-at::Tensor gatherUnit(const at::Tensor& reps, const std::vector<std::int64_t>& idx) {
-    return normalizeRows(reps.index_select(0, at::tensor(idx, at::kLong)));
+at::Tensor gatherUnit(const Rows& reps, const std::vector<std::int64_t>& idx) {
+    return normalizeRows(reps.gather(idx));
 }
 
 }  // namespace
@@ -339,14 +376,16 @@ std::uint64_t stepSeed(std::uint64_t seed, std::int64_t step) {
 
 namespace {
 
-FitResult fitCodebookImpl(const at::Tensor& reps, const at::Tensor& weights,
-                          const at::Tensor& category, const FitConfig& cfg, Progress* progress,
+// `all`: the whole representative matrix when it is in memory (hard-lloyd needs every row at
+// once; undefined when streaming, then it is read whole for that control method only).
+FitResult fitCodebookImpl(const Rows& reps, const at::Tensor& all, const at::Tensor& weights,
+                          const at::Tensor& category, const std::string& dataSha,
+                          const FitConfig& cfg, Progress* progress,
                           const std::string& resumeState) {
-    const std::int64_t u = reps.size(0), k = cfg.codewords;
+    const std::int64_t u = reps.count, k = cfg.codewords;
     at::Tensor omega = effectiveWeights(weights, category, cfg.weights, cfg.alpha);
     at::Tensor omegaF = omega.to(at::kFloat);
     const std::string config = cfg.toJson();
-    const std::string dataSha = trainingDataSha256(reps, weights, category);
 
     FitStateExpectation expect;
     expect.hardLloyd = cfg.method == "hard-lloyd";
@@ -355,7 +394,7 @@ FitResult fitCodebookImpl(const at::Tensor& reps, const at::Tensor& weights,
     expect.lloydIterations = cfg.lloydIterations;
     expect.stepsPerEpoch = (u + std::min(cfg.batch, u) - 1) / std::min(cfg.batch, u);
     expect.codewords = k;
-    expect.dim = reps.size(1);
+    expect.dim = reps.dim;
     FitState st;
     const bool resumed = loadFitState(resumeState, st, config, dataSha, expect);
     if (!resumed) {
@@ -374,7 +413,7 @@ FitResult fitCodebookImpl(const at::Tensor& reps, const at::Tensor& weights,
                         progress->update(i);
                 }).centroids;
         }
-        st.crit = {weightedCosineError(reps, omega, codebook)};
+        st.crit = {weightedCosineErrorRows(reps, omega, codebook)};
         requireFinite(st.crit[0], "initial criterion");
         st.history.push_back({{"epoch", 0}, {"criterion", st.crit[0]}, {"kind", "initialiser"}});
         st.best = codebook.clone();
@@ -387,14 +426,14 @@ FitResult fitCodebookImpl(const at::Tensor& reps, const at::Tensor& weights,
     if (cfg.method == "hard-lloyd") {
         // One round per call from the previous round's centroids, so a stopped run resumes at
         // any round boundary with the same bits.
-        at::Tensor all = normalizeRows(reps);
+        at::Tensor allUnit = normalizeRows(all.defined() ? all : reps.slice(0, u));
         if (progress) {
             progress->begin(resumed ? "Stage B hard Lloyd (resumed)" : "Stage B hard Lloyd",
                             cfg.lloydIterations - st.roundsDone);
         }
         const int firstRound = st.roundsDone;
         for (int round = firstRound; round < cfg.lloydIterations; ++round) {
-            SphericalLloydResult r = sphericalLloyd(all, omegaF, st.param, 1);
+            SphericalLloydResult r = sphericalLloyd(allUnit, omegaF, st.param, 1);
             requireFinite(r.objective, "hard-Lloyd objective");
             st.param = r.centroids;
             st.roundsDone = round + 1;
@@ -404,7 +443,7 @@ FitResult fitCodebookImpl(const at::Tensor& reps, const at::Tensor& weights,
                                  "objective " + std::to_string(r.objective));
         }
         if (cfg.lloydIterations > 0) {
-            st.crit.push_back(weightedCosineError(reps, omega, st.param));
+            st.crit.push_back(weightedCosineErrorRows(reps, omega, st.param));
             requireFinite(st.crit[1], "criterion");
             st.history.push_back({{"epoch", 1}, {"criterion", st.crit[1]}, {"kind", "hard-lloyd"}});
             if (st.crit[1] < st.crit[0]) {
@@ -463,7 +502,7 @@ FitResult fitCodebookImpl(const at::Tensor& reps, const at::Tensor& weights,
                 }
             }
             at::Tensor cb = normalizeRows(param);
-            double c = weightedCosineError(reps, omega, cb);
+            double c = weightedCosineErrorRows(reps, omega, cb);
             requireFinite(c, "criterion");
             st.crit.push_back(c);
             st.history.push_back({{"epoch", epoch},
@@ -527,7 +566,9 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
         !resumeState.empty() &&
         std::filesystem::exists(std::filesystem::symlink_status(resumeState, ec));
     try {
-        return fitCodebookImpl(reps, weights, category, cfg, progress, resumeState);
+        return fitCodebookImpl(tensorRows(reps), reps, weights, category,
+                               trainingDataSha256(reps, weights, category), cfg, progress,
+                               resumeState);
     } catch (const OnceError&) {
         if (!resumeState.empty() && !stateExisted) {
             std::filesystem::remove(resumeState, ec);
@@ -539,6 +580,49 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
 FitResult fitCodebook(const SketchCache& cache, const FitConfig& config, Progress* progress,
                       const std::string& resumeState) {
     return fitCodebook(cache.reps, cache.weights, cache.category, config, progress, resumeState);
+}
+
+std::string trainingDataSha256(const CacheReader& cache) {
+    // The bytes trainingDataSha256(reps, weights, category) hashes for the loaded cache, read
+    // shard file by shard file.
+    Sha256 h;
+    const std::string head = std::string(c10::toString(at::kBFloat16)) + ":" +
+                             c10::str(at::IntArrayRef({cache.rows(), cache.dim()})) + ";";
+    h.update(head.data(), head.size());
+    for (std::size_t i = 0; i < cache.shardCount(); ++i) {
+        const at::Tensor& t = cache.shardReps(i);
+        h.update(t.data_ptr(), std::size_t(t.numel()) * t.element_size());
+    }
+    for (const at::Tensor* t : {&cache.weights(), &cache.category()}) {
+        at::Tensor c = t->contiguous();
+        const std::string th =
+            std::string(c10::toString(c.scalar_type())) + ":" + c10::str(c.sizes()) + ";";
+        h.update(th.data(), th.size());
+        h.update(c.data_ptr(), std::size_t(c.numel()) * c.element_size());
+    }
+    return h.hexDigest();
+}
+
+FitResult fitCodebook(const CacheReader& cache, const FitConfig& cfg, Progress* progress,
+                      const std::string& resumeState) {
+    cfg.validate();
+    if (cache.rows() < cfg.codewords) {
+        fail("the cache holds fewer representatives than codewords", cache.manifestPath(), "K",
+             "<= " + std::to_string(cache.rows()), std::to_string(cfg.codewords));
+    }
+    std::error_code ec;
+    const bool stateExisted =
+        !resumeState.empty() &&
+        std::filesystem::exists(std::filesystem::symlink_status(resumeState, ec));
+    try {
+        return fitCodebookImpl(readerRows(cache), at::Tensor(), cache.weights(), cache.category(),
+                               trainingDataSha256(cache), cfg, progress, resumeState);
+    } catch (const OnceError&) {
+        if (!resumeState.empty() && !stateExisted) {
+            std::filesystem::remove(resumeState, ec);
+        }
+        throw;
+    }
 }
 
 }  // namespace once

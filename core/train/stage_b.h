@@ -16,6 +16,7 @@
 namespace once {
 
 struct SketchCache;
+class CacheReader;
 
 struct FitConfig {
     std::int64_t codewords = 8192;         ///< K
@@ -93,5 +94,15 @@ FitResult fitCodebook(const at::Tensor& reps, const at::Tensor& weights, const a
                       const std::string& resumeState = {});
 FitResult fitCodebook(const SketchCache& cache, const FitConfig& config,
                       Progress* progress = nullptr, const std::string& resumeState = {});
+/// The same fit streamed from a mapped cache (train/cache_reader.h): mini-batches and the
+/// criterion's tiles are copied out of the shard files as they are needed, so memory is bounded
+/// by the mini-batch (B×K and B×D working matrices, docs/training.md "Memory") plus O(U) small
+/// columns, not by the corpus. Returns the bits fitCodebook(SketchCache::load(dir), ...)
+/// returns, metadata and resume states included. `hard-lloyd` (the control) still reads every
+/// row into memory.
+FitResult fitCodebook(const CacheReader& cache, const FitConfig& config,
+                      Progress* progress = nullptr, const std::string& resumeState = {});
+/// trainingDataSha256 of the loaded cache's reps, weights and category, hashed shard by shard.
+std::string trainingDataSha256(const CacheReader& cache);
 
 }  // namespace once

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "util/error.h"
+#include "util/work_counters.h"
 
 #ifdef ONCE_HAVE_FFMPEG
 #include "video/ffmpeg_decoder.h"
@@ -201,6 +202,7 @@ VideoInfo probeVideo(const std::string& path, const VideoLimits& limits) {
 
 SampledFrames readFrames(const std::string& path, const SamplingRule& rule, Progress* progress,
                          const VideoLimits& limits) {
+    countWork(workCounters().decodes);
     if (isFrameFolder(path)) {
         return readFolder(path, rule, progress, limits);
     }

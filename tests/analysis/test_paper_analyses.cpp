@@ -239,17 +239,20 @@ class TestPaperAnalyses : public QObject {
         Codebook::fromTensor(s.codebook.to(at::kFloat), "demo").save(cb);
         QStringList features;
         for (std::size_t v = 0; v < s.videos.size(); ++v) {
-            FeatureFile f;
+            EncodedVideo f;
             f.features = s.videos[v].to(at::kFloat);
-            f.frameTimes = at::arange(4, at::kDouble);
+            for (std::int64_t t = 0; t < 4; ++t) {
+                f.frameTimes.push_back(double(t));
+            }
             f.backbone = "demo";
-            f.grid = "3x3";
+            f.gridH = 3;
+            f.gridW = 3;
             f.sampling = "uniform:4";
             f.source = "synthetic";
             f.sourceSha256 = std::string(64, '0');
             f.featureSource = "synthetic";
             std::string path = test::tempDir() + "/v" + std::to_string(v) + ".safetensors";
-            f.save(path);
+            saveFeatureFile(f, path);
             features << "--features" << QString::fromStdString(path);
         }
         const QString dir = QString::fromStdString(test::tempDir());

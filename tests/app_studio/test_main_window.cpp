@@ -87,7 +87,7 @@ class TestMainWindow : public QObject {
             QVERIFY(r->numOutputs <= b);
             QCOMPARE(overlay->groupCount(), static_cast<int>(r->numOutputs));
             QCOMPARE(budget->readout(QStringLiteral("llm")),
-                     QString::number(r->numOutputs + session->video().layoutTokens));
+                     QString::number(r->numOutputs + session->video().layoutTokenCount()));
             QCOMPARE(session->assignment(), assignment);  // no new assignment
         }
         budget->slider()->setValue(LogScale{k}.positionOf(16));

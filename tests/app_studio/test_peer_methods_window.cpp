@@ -66,7 +66,7 @@ class TestPeerMethodsWindow : public QObject {
                 QVERIFY2(r->numOutputs <= want, qPrintable(method));
                 QCOMPARE(overlay->groupCount(), static_cast<int>(r->numOutputs));
                 QCOMPARE(budget->readout(QStringLiteral("llm")),
-                         QString::number(r->numOutputs + session->video().layoutTokens));
+                         QString::number(r->numOutputs + session->video().layoutTokenCount()));
                 QVERIFY(budget->readout(QStringLiteral("coverage")).contains(QLatin1Char('%')));
                 QVERIFY(budget->readout(QStringLiteral("M"))
                             .startsWith(QString::number(r->numOutputs)));

@@ -30,14 +30,15 @@ class TestWindowInputs : public QObject {
     void dropAFeatureFileAndItsCodebook() {
         const QString dir = QString::fromStdString(once::test::tempDir());
         const VideoData video = test::syntheticVideo(3, 4, 4, 16);
-        once::FeatureFile file;
+        once::EncodedVideo file;
         file.features = video.features;
-        file.frameTimes = at::tensor(std::vector<double>{0.0, 0.5, 1.0}, at::kDouble);
+        file.frameTimes = {0.0, 0.5, 1.0};
         file.backbone = "demo";
-        file.grid = "4x4";
+        file.gridH = 4;
+        file.gridW = 4;
         file.sampling = "uniform:3";
         const QString features = dir + QStringLiteral("/clip.features.safetensors");
-        file.save(features.toStdString());
+        saveFeatureFile(file, features.toStdString());
         const QString codebook = dir + QStringLiteral("/cb.safetensors");
         test::codebookFrom(video, 8)->save(codebook.toStdString());
         QCOMPARE(StudioSession::classify(features), StudioSession::FileKind::FeatureFile);

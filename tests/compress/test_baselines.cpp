@@ -20,10 +20,10 @@ namespace {
 const std::vector<std::string> kMethods = {"fastvid", "visionzip",    "dycoke",    "tome",
                                            "vqtoken", "spatial-pool", "frame-drop"};
 
-VideoTokens makeVideo(std::int64_t t, std::int64_t h, std::int64_t w, std::int64_t d,
-                      std::uint64_t seed) {
+EncodedVideo makeVideo(std::int64_t t, std::int64_t h, std::int64_t w, std::int64_t d,
+                       std::uint64_t seed) {
     at::manual_seed(seed);
-    VideoTokens v(at::randn({t, h * w, d}));
+    EncodedVideo v(at::randn({t, h * w, d}));
     v.gridH = int(h);
     v.gridW = int(w);
     return v;
@@ -88,7 +88,7 @@ class TestBaselines : public QObject {
     void invariantsForEveryBudget() {
         QFETCH(QString, method);
         const std::string name = method.toStdString();
-        VideoTokens v = makeVideo(5, 3, 4, 8, 11);
+        EncodedVideo v = makeVideo(5, 3, 4, 8, 11);
         const std::int64_t n = 5 * 12;
         auto c = make(name);
         c->prepare(v);
@@ -108,7 +108,7 @@ class TestBaselines : public QObject {
     }
 
     void mergingMethodsCoverEveryToken() {
-        VideoTokens v = makeVideo(4, 3, 3, 6, 5);
+        EncodedVideo v = makeVideo(4, 3, 3, 6, 5);
         for (const char* name : {"tome", "vqtoken", "spatial-pool"}) {
             auto c = make(name);
             c->prepare(v);
@@ -121,7 +121,7 @@ class TestBaselines : public QObject {
     void spatialPoolExact() {
         // T = 2, 2 × 3 grid, D = 1: budget 4 needs stride 2 (2 × 1 × 2 blocks).
         at::Tensor x = at::arange(12, at::kFloat).view({2, 6, 1});
-        VideoTokens v(x);
+        EncodedVideo v(x);
         v.gridH = 2;
         v.gridW = 3;
         auto c = make("spatial-pool");
@@ -140,7 +140,7 @@ class TestBaselines : public QObject {
     void frameDropExact() {
         at::Tensor x = at::arange(10, at::kFloat).view({5, 2, 1});
         auto c = make("frame-drop");
-        c->prepare(VideoTokens(x));
+        c->prepare(EncodedVideo(x));
         CompressionResult r = c->compress(7);  // 3 frames at linspace(0, 4, 3) = 0, 2, 4
         QVERIFY(at::equal(r.tokens.view({-1}), at::tensor({0.f, 1.f, 4.f, 5.f, 8.f, 9.f})));
         QVERIFY(
@@ -154,7 +154,7 @@ class TestBaselines : public QObject {
     }
 
     void tomeMergesBySizeWeightedMean() {
-        VideoTokens v = makeVideo(3, 4, 4, 5, 21);
+        EncodedVideo v = makeVideo(3, 4, 4, 5, 21);
         const at::Tensor flat = v.features.view({-1, 5}).to(at::kDouble);
         for (std::int64_t r : {1, 4, 16}) {
             auto c = make("tome", {{"r", std::to_string(r)}});
@@ -175,7 +175,7 @@ class TestBaselines : public QObject {
         // One round on 4 tokens with r = 1: the most similar (A, B) pair merges.
         at::Tensor x = at::tensor({1.f, 0.f, 0.f, 1.f, 1.f, 0.1f, -1.f, 0.f}).view({1, 4, 2});
         auto c = make("tome", {{"r", "1"}});
-        c->prepare(VideoTokens(x));
+        c->prepare(EncodedVideo(x));
         CompressionResult res = c->compress(3);
         // A = {0, 2}, B = {1, 3}; token 2 (1, 0.1) is closest to... B: (0,1) and (−1,0): cos
         // 0.0995 vs −0.995; token 0 (1,0) scores 0 vs −1. Token 2 merges into token 1.
@@ -188,7 +188,7 @@ class TestBaselines : public QObject {
         // T = 8: whole frames 0, 4 and 6 (the second pass stops before T − 4), pruned 1, 2, 3,
         // 5, 7; budget 3P + 5·2 keeps 2 tokens of each pruned frame.
         const std::int64_t p = 6;
-        VideoTokens v = makeVideo(8, 2, 3, 4, 9);
+        EncodedVideo v = makeVideo(8, 2, 3, 4, 9);
         auto c = make("dycoke");
         c->prepare(v);
         CompressionResult r = c->compress(3 * p + 10);
@@ -217,7 +217,7 @@ class TestBaselines : public QObject {
 
     void attentionPicksSalientTokens() {
         // With attention given, the top-attention tokens of each frame are kept as they are.
-        VideoTokens v = makeVideo(4, 4, 4, 8, 13);
+        EncodedVideo v = makeVideo(4, 4, 4, 8, 13);
         v.attention = at::rand({4, 16});
         for (const std::string& name : std::vector<std::string>{"fastvid", "visionzip"}) {
             auto c = make(name);
@@ -239,7 +239,7 @@ class TestBaselines : public QObject {
     }
 
     void seedChangesOnlyRandomMethods() {
-        VideoTokens v = makeVideo(3, 4, 4, 8, 17);
+        EncodedVideo v = makeVideo(3, 4, 4, 8, 17);
         auto c = make("vqtoken");
         c->prepare(v);
         bool differs = false;
@@ -257,14 +257,14 @@ class TestBaselines : public QObject {
         for (const auto& name : kMethods) {
             auto c = make(name);
             QVERIFY_THROWS_EXCEPTION(OnceError, c->compress(4));  // before prepare
-            QVERIFY_THROWS_EXCEPTION(OnceError, c->prepare(VideoTokens(at::randn({6, 4}))));
-            QVERIFY_THROWS_EXCEPTION(OnceError, c->prepare(VideoTokens(at::randn({0, 4, 4}))));
+            QVERIFY_THROWS_EXCEPTION(OnceError, c->prepare(EncodedVideo(at::randn({6, 4}))));
+            QVERIFY_THROWS_EXCEPTION(OnceError, c->prepare(EncodedVideo(at::randn({0, 4, 4}))));
             QVERIFY_THROWS_EXCEPTION(OnceError,
-                                     c->prepare(VideoTokens(at::ones({2, 4, 4}, at::kLong))));
-            VideoTokens badAttention = makeVideo(2, 2, 2, 3, 1);
+                                     c->prepare(EncodedVideo(at::ones({2, 4, 4}, at::kLong))));
+            EncodedVideo badAttention = makeVideo(2, 2, 2, 3, 1);
             badAttention.attention = at::rand({2, 5});
             QVERIFY_THROWS_EXCEPTION(OnceError, c->prepare(badAttention));
-            VideoTokens badGrid = makeVideo(2, 2, 2, 3, 1);
+            EncodedVideo badGrid = makeVideo(2, 2, 2, 3, 1);
             badGrid.gridW = 3;
             QVERIFY_THROWS_EXCEPTION(OnceError, c->prepare(badGrid));
             c->prepare(makeVideo(2, 2, 2, 3, 1));
@@ -286,7 +286,7 @@ class TestBaselines : public QObject {
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         auto file = SafetensorsFile::open(path);
         auto video = [&](const std::string& name, bool side) {
-            VideoTokens v(loadTensor(file, "video_" + name).clone());
+            EncodedVideo v(loadTensor(file, "video_" + name).clone());
             v.gridH = 4;
             v.gridW = 5;
             if (side) {

@@ -33,7 +33,7 @@ class TestTokenCompressor : public QObject {
         spec.codebook = &cb;
         spec.params = {{"variant", "full"}};
         auto c = makeCompressor(spec);
-        c->prepare(VideoTokens(x));
+        c->prepare(EncodedVideo(x));
         for (std::int64_t b : {1, 3, 10, 40, 100}) {
             CompressOptions o;
             o.budget = b;
@@ -50,7 +50,7 @@ class TestTokenCompressor : public QObject {
         at::Tensor x = at::randn({2, 25, 8});
         Codebook cb = Codebook::fromTensor(at::randn({30, 8}));
         auto c = makeCompressor({"once", {{"variant", "no-reassign"}}, &cb, {}});
-        c->prepare(VideoTokens(x));
+        c->prepare(EncodedVideo(x));
         CompressionResult r = c->compress(2);
         QCOMPARE(r.variant, Variant::NoReassign);
         QVERIFY(r.coverage < 1.0);

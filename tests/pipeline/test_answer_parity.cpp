@@ -222,12 +222,14 @@ class TestAnswerParity : public QObject {
         auto r = test::runCli(
             {"ask", "--features", QString::fromStdString(dir_) + "/features.safetensors", "--model",
              QString::fromStdString(dir_), "--dense", "--question",
-             QString::fromStdString(kQuestion), "--max-new-tokens", "12", "--json"});
+             QString::fromStdString(kQuestion), "--max-new-tokens", "12", "--json",
+             "--dtype", "float32"});  // the reference's numerics (auto may pick BF16)
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         auto j = nlohmann::json::parse(r.out.toStdString());
         auto want = untilStop(idsOf(tensorOf(dir_ + "/ref.safetensors", "generated")), stops());
         QCOMPARE(j["token_ids"].get<std::vector<std::int64_t>>(), want);
         QCOMPARE(j["visual_tokens"]["total"].get<int>(), 13);
+        QCOMPARE(j["dtype"]["resolved"].get<std::string>(), std::string("float32"));
         QVERIFY(j["prefill_flops"].get<double>() > 0);
         auto bad = test::runCli(
             {"ask", "--features", "x", "--model", QString::fromStdString(dir_), "--question", "q"});

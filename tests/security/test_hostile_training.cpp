@@ -33,25 +33,28 @@ std::string writeVideo(const std::string& dir, int i, std::int64_t frames, std::
     at::manual_seed(300 + std::uint64_t(i));
     at::Tensor centres = at::randn({6, d});
     at::Tensor pick = at::randint(6, {frames * 30}, at::kLong);
-    FeatureFile f;
+    EncodedVideo f;
     f.features = (centres.index_select(0, pick) + 0.5 * at::randn({frames * 30, d}))
                      .reshape({frames, 30, d});
-    f.frameTimes = at::arange(frames, at::kDouble);
+    for (std::int64_t t = 0; t < frames; ++t) {
+        f.frameTimes.push_back(double(t));
+    }
     f.backbone = "demo";
-    f.grid = "1x30";
+    f.gridH = 1;
+    f.gridW = 30;
     f.sampling = "uniform:" + std::to_string(frames);
     const std::string path = dir + "/v" + std::to_string(i) + ".safetensors";
-    f.save(path);
+    saveFeatureFile(f, path);
     return path;
 }
 
-// A feature file written byte by byte (FeatureFile::save refuses what this test needs).
+// A feature file written byte by byte (EncodedVideo::save refuses what this test needs).
 std::string writeRawFeatures(const std::string& path, const at::Tensor& features,
                              const at::Tensor& times) {
     SafetensorsWriter w;
     addTensor(w, "features", features.contiguous());
     addTensor(w, "frame_times", times.contiguous());
-    w.setMetadata("format", FeatureFile::kFormat);
+    w.setMetadata("format", kFeatureFileFormat);
     w.setMetadata("backbone", "demo");
     w.write(path);
     return path;

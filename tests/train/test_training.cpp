@@ -52,16 +52,19 @@ at::Tensor clustered(std::int64_t n, std::int64_t d, std::int64_t clusters, std:
 
 std::string writeFeatureVideo(const std::string& dir, int index, std::int64_t frames,
                               std::int64_t patches, std::int64_t d) {
-    FeatureFile f;
+    EncodedVideo f;
     f.features =
         clustered(frames * patches, d, 6, 100 + std::uint64_t(index)).reshape({frames, patches, d});
-    f.frameTimes = at::arange(frames, at::kDouble) * 0.5;
+    for (std::int64_t t = 0; t < frames; ++t) {
+        f.frameTimes.push_back(0.5 * double(t));
+    }
     f.backbone = "demo";
-    f.grid = "1x" + std::to_string(patches);
+    f.gridH = 1;
+    f.gridW = int(patches);
     f.sampling = "uniform:" + std::to_string(frames);
     f.source = "synthetic" + std::to_string(index);
     std::string path = dir + "/v" + std::to_string(index) + ".safetensors";
-    f.save(path);
+    saveFeatureFile(f, path);
     return path;
 }
 

@@ -37,7 +37,7 @@ inline VideoData syntheticVideo(int frames = 4, int gridH = 6, int gridW = 6, in
         }
     }
     VideoData v;
-    v.source = QStringLiteral("synthetic.mp4");
+    v.path = QStringLiteral("synthetic.mp4");
     v.features = features;
     v.gridH = gridH;
     v.gridW = gridW;

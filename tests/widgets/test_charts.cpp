@@ -11,7 +11,7 @@
 #include "charts/chart_data.h"
 #include "charts/chart_export.h"
 #include "charts/evaluation_results.h"
-#include "charts/prefill_flops.h"
+#include "models/prefill_flops.h"
 #include "charts/residual_chart.h"
 #include "charts/task_radar_chart.h"
 #include "charts/usage_decile_chart.h"
@@ -74,7 +74,7 @@ class TestCharts : public QObject {
     }
 
     void prefillFlopsGrowWithTokens() {
-        const LlmDims d = LlmDims::qwen2_7b();
+        const once::LlmShape d = once::LlmShape::qwen2_7b();
         QVERIFY(prefillFlops(d, 512) < prefillFlops(d, 23329));
         // ~2 × parameters per token for short inputs (7B model ≈ 14 GFLOPs per token).
         const double perToken = (prefillFlops(d, 1001) - prefillFlops(d, 1000));
@@ -109,11 +109,11 @@ class TestCharts : public QObject {
 
     void latencyChartExports() {
         BudgetLatencyChart chart;
-        BudgetSweep sweep;
+        once::BudgetSweep sweep;
         sweep.denseTokens = 23328;
         sweep.assignMs = 40;
         for (std::int64_t b : {1, 2, 4, 8, 16}) {
-            SweepPoint p;
+            once::SweepPoint p;
             p.budget = b;
             p.outputs = b;
             p.selectMs = 0.1;

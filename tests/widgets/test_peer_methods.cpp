@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include "budget/budget_panel.h"
+#include "session/methods.h"
 #include "budget/log_scale.h"
 #include "charts/budget_latency_chart.h"
 #include "charts/chart_data.h"
@@ -34,7 +35,7 @@ struct Fixture {
 };
 
 QStringList peers() {
-    QStringList out = StudioSession::methods();
+    QStringList out = methods::all();
     out.removeAll(QStringLiteral("once"));
     return out;
 }
@@ -53,7 +54,7 @@ class TestPeerMethods : public QObject {
     void selectorListsOnceFirstThenThePeers() {
         BudgetPanel panel;
         QComboBox* box = panel.methodBox();
-        const QStringList methods = StudioSession::methods();
+        const QStringList methods = methods::all();
         QCOMPARE(box->count(), static_cast<int>(methods.size()));
         QCOMPARE(box->itemData(0).toString(), QStringLiteral("once"));
         QCOMPARE(box->itemText(0), QStringLiteral("ONCE"));
@@ -229,11 +230,11 @@ class TestPeerMethods : public QObject {
         QVERIFY(test::waitForResult(f.session, QStringLiteral("spatial-pool"), f.session.budget()));
         f.session.runBudgetSweep();
         QTRY_VERIFY_WITH_TIMEOUT(f.session.sweep().has_value(), 60000);
-        const BudgetSweep sweep = *f.session.sweep();
+        const once::BudgetSweep sweep = *f.session.sweep();
         QCOMPARE(sweep.method, std::string("spatial-pool"));
         QCOMPARE(sweep.denseTokens, std::int64_t{144});
         QCOMPARE(sweep.points.back().budget, std::int64_t{144});
-        for (const SweepPoint& p : sweep.points) {
+        for (const once::SweepPoint& p : sweep.points) {
             QVERIFY(p.outputs <= p.budget);
             QVERIFY(p.compressMs() >= 0);
         }

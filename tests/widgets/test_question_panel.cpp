@@ -7,7 +7,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "charts/budget_sweep.h"
+#include "analysis/budget_sweep.h"
 #include "codebook/codebook.h"
 #include "question/question_panel.h"
 #include "session/demo_assets.h"
@@ -82,11 +82,11 @@ class TestQuestionPanel : public QObject {
         QSignalSpy sweepChanged(&session, &StudioSession::sweepChanged);
         session.runBudgetSweep();
         QTRY_VERIFY_WITH_TIMEOUT(session.sweep().has_value(), 300000);
-        const BudgetSweep& sweep = *session.sweep();
+        const once::BudgetSweep& sweep = *session.sweep();
         QVERIFY(sweep.densePrefillMs > 0);
         QVERIFY(sweep.denseEndToEndMs >= sweep.densePrefillMs);
         QCOMPARE(sweep.points.size(), std::size_t{4});  // budgets 1, 2, 4, 6
-        for (const SweepPoint& p : sweep.points) {
+        for (const once::SweepPoint& p : sweep.points) {
             QVERIFY(p.prefillMs > 0);
             QVERIFY(p.endToEndMs >= p.prefillMs);
         }

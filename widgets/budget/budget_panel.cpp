@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "compress/token_compressor.h"
+#include "session/methods.h"
 #include "session/studio_session.h"
 
 namespace once::studio {
@@ -87,8 +88,8 @@ QString BudgetPanel::variantTitle(once::Variant v) {
 
 BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     methodBox_ = new QComboBox(this);
-    for (const QString& name : StudioSession::methods()) {
-        methodBox_->addItem(StudioSession::methodTitle(name), name);
+    for (const QString& name : methods::all()) {
+        methodBox_->addItem(methods::title(name), name);
         QString tip;
         try {
             const once::CompressorInfo& info = once::compressorInfo(name.toStdString());
@@ -123,7 +124,7 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     budgetNote_->setWordWrap(true);
     budgetNote_->setVisible(false);
     spin->onClamped = [this](qint64 typed, int clampedTo) {
-        const bool onceMethod = method() == QLatin1String("once");
+        const bool onceMethod = methods::needsCodebook(method());
         budgetNote_->setText(
             typed < clampedTo
                 ? tr("B = %1 is below the smallest budget: set to %2.").arg(typed).arg(clampedTo)
@@ -231,7 +232,7 @@ void BudgetPanel::setMethod(const QString& method) {
 
 QString BudgetPanel::method() const {
     const QString name = methodBox_->currentData().toString();
-    return name.isEmpty() ? QStringLiteral("once") : name;
+    return name.isEmpty() ? methods::preferred() : name;
 }
 
 void BudgetPanel::setInputs(bool hasVideo, bool hasCodebook) {
@@ -249,10 +250,10 @@ QString BudgetPanel::notice() const {
 }
 
 void BudgetPanel::updateControls() {
-    const bool onceMethod = method() == QLatin1String("once");
+    const bool onceMethod = methods::needsCodebook(method());
     slider_->setEnabled(budgetUsable_);
     spin_->setEnabled(budgetUsable_);
-    variantBox_->setEnabled(onceMethod && budgetUsable_);
+    variantBox_->setEnabled(methods::hasVariants(method()) && budgetUsable_);
     slider_->setToolTip(onceMethod
                             ? tr("Token budget B on a log scale from 1 to K")
                             : tr("Token budget B on a log scale from 1 to N (the video's tokens)"));
@@ -308,7 +309,7 @@ void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmT
         }
         return;
     }
-    const bool onceMethod = r->method == "once";
+    const bool onceMethod = methods::needsCodebook(QString::fromStdString(r->method));
     if (onceMethod) {
         groups_->setText(tr("%1 of %2 used codewords").arg(r->numOutputs).arg(r->usedCodewords));
     } else {

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "charts/chart_export.h"
+#include "charts/chart_legend.h"
 
 namespace once::studio {
 namespace {
@@ -41,6 +42,7 @@ QCPRange padded(double lo, double hi, bool log) {
 AnalysisChart::AnalysisChart(QWidget* parent)
     : ChartWidget(tr("Analyses"), parent), plot_(new QCustomPlot(this)) {
     plot_->setMinimumHeight(220);
+    placeLegendBelow(plot_);
     open_ = new QPushButton(tr("&Open Analysis or Evaluation CSV…"), this);
     open_->setToolTip(
         tr("The CSV written by once eval report --csv, once analyze stress, "
@@ -65,7 +67,6 @@ void AnalysisChart::replot() {
     plot_->clearPlottables();
     plot_->clearItems();
     plot_->plotLayout()->setAutoMargins(QCP::msAll);
-    plot_->legend->setVisible(loaded_);
     plot_->legend->setFont(font());
     const AnalysisResults& r = results_;
     if (!loaded_) {
@@ -73,6 +74,7 @@ void AnalysisChart::replot() {
         useLogScale(plot_->yAxis, false);
         plot_->xAxis->setLabel(QString());
         plot_->yAxis->setLabel(QString());
+        updateLegendVisibility(plot_);
         plot_->replot();
         setNote(
             tr("Open the CSV of an evaluation (accuracy or efficiency) or of an analysis "
@@ -149,6 +151,7 @@ void AnalysisChart::replot() {
     }
     plot_->xAxis->setRange(xr);
     plot_->yAxis->setRange(std::isfinite(y0) ? padded(y0, y1, r.logY) : QCPRange(0, 1));
+    updateLegendVisibility(plot_);
     plot_->replot();
     const QString heading = r.title + QStringLiteral(" — ") + QFileInfo(r.source).fileName();
     setNote(r.note.isEmpty() ? heading : heading + QStringLiteral(". ") + r.note);

@@ -5,6 +5,7 @@
 #include <QPushButton>
 
 #include "charts/chart_export.h"
+#include "session/methods.h"
 #include "session/studio_session.h"
 
 namespace once::studio {
@@ -31,9 +32,9 @@ void BudgetLatencyChart::setSweep(const std::optional<BudgetSweep>& sweep, int l
     replot();
 }
 
-void BudgetLatencyChart::setLlm(const LlmDims& dims, bool fromModel) {
-    llm_ = dims.isValid() ? dims : LlmDims::qwen2_7b();
-    llmFromModel_ = fromModel && dims.isValid();
+void BudgetLatencyChart::setLlm(const once::LlmShape& dims, bool fromModel) {
+    llm_ = dims.valid() ? dims : once::LlmShape::qwen2_7b();
+    llmFromModel_ = fromModel && dims.valid();
     replot();
 }
 
@@ -56,7 +57,7 @@ void BudgetLatencyChart::replot() {
     plot_->xAxis->setLabel(tr("Token budget B"));
     plot_->yAxis->setLabel(tr("Time (ms)"));
     plot_->yAxis2->setVisible(true);
-    plot_->yAxis2->setLabel(tr("Prefill TFLOPs (%1)").arg(llm_.name));
+    plot_->yAxis2->setLabel(tr("Prefill TFLOPs (%1)").arg(QString::fromStdString(llm_.name)));
     if (!sweep_ || sweep_->points.empty()) {
         plot_->xAxis->setRange(1, 1024);
         plot_->replot();
@@ -80,8 +81,8 @@ void BudgetLatencyChart::replot() {
     const double x0 = x.front() * 0.8, x1 = x.back() * 1.25;
     double top = *std::max_element(compress.begin(), compress.end());
 
-    const bool onceMethod = sweep_->method == "once";
-    const QString title = StudioSession::methodTitle(QString::fromStdString(sweep_->method));
+    const bool onceMethod = methods::needsCodebook(QString::fromStdString(sweep_->method));
+    const QString title = methods::title(QString::fromStdString(sweep_->method));
     auto* compressGraph = new QCPGraph(plot_->xAxis, plot_->yAxis);
     compressGraph->setName(onceMethod ? tr("ONCE compression (select + reassign + pool)")
                                       : tr("%1 compression").arg(title));
@@ -139,7 +140,7 @@ void BudgetLatencyChart::replot() {
     if (!llmFromModel_) {
         note += QLatin1Char(' ') + tr("No model loaded: FLOPs use %1's dimensions, and prefill "
                                       "and end-to-end times are not measured.")
-                                       .arg(llm_.name);
+                                       .arg(QString::fromStdString(llm_.name));
     }
     setNote(note);
 }

@@ -4,9 +4,9 @@
 // actual input length on a second axis.
 #include <optional>
 
-#include "charts/budget_sweep.h"
+#include "analysis/budget_sweep.h"
 #include "charts/chart_widget.h"
-#include "charts/prefill_flops.h"
+#include "models/prefill_flops.h"
 
 class QCustomPlot;
 class QPushButton;
@@ -21,7 +21,7 @@ class BudgetLatencyChart : public ChartWidget {
     /// The measured sweep (nullopt clears). `layoutTokens` are added to every input length.
     void setSweep(const std::optional<BudgetSweep>& sweep, int layoutTokens);
     /// Dimensions used for FLOPs; `fromModel` false labels them as the reference model's.
-    void setLlm(const LlmDims& dims, bool fromModel);
+    void setLlm(const once::LlmShape& dims, bool fromModel);
     /// Text tokens of the prompt around the video (system turn, question).
     void setPromptTokens(int tokens);
     /// Enables the "Measure" button (a video and a codebook are loaded, nothing running).
@@ -42,7 +42,7 @@ class BudgetLatencyChart : public ChartWidget {
     std::optional<BudgetSweep> sweep_;
     int layoutTokens_ = 0;
     int promptTokens_ = 32;
-    LlmDims llm_ = LlmDims::qwen2_7b();
+    once::LlmShape llm_ = once::LlmShape::qwen2_7b();
     bool llmFromModel_ = false;
 };
 

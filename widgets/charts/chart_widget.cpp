@@ -43,6 +43,18 @@ void ChartWidget::setPlotWidget(QWidget* plot) {
 
 void ChartWidget::setNote(const QString& note) {
     note_->setText(note);
+    updateExportButtons();
+}
+
+void ChartWidget::updateExportButtons() {
+    // Nothing to export before data (issue 16: Export was enabled with nothing loaded). Every
+    // chart sets its note when its data change, which lands here.
+    const bool data = hasData();
+    imageButton_->setEnabled(data);
+    csvButton_->setEnabled(data);
+    const QString why = tr("Nothing to export yet");
+    imageButton_->setToolTip(data ? tr("Save the chart as PNG, SVG or PDF") : why);
+    csvButton_->setToolTip(data ? tr("Save the chart's data as CSV") : why);
 }
 
 QString ChartWidget::suggestedFileName() const {
@@ -61,6 +73,9 @@ bool ChartWidget::exportCsv(const QString& path, QString* error) const {
 }
 
 void ChartWidget::exportImageInteractive() {
+    if (!hasData()) {
+        return;  // the menu's Export Chart Image acts on an empty chart too
+    }
     QString filter;
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export Chart Image"), suggestedFileName() + QStringLiteral(".png"),
@@ -75,6 +90,9 @@ void ChartWidget::exportImageInteractive() {
 }
 
 void ChartWidget::exportCsvInteractive() {
+    if (!hasData()) {
+        return;
+    }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart Data"),
                                                       suggestedFileName() + QStringLiteral(".csv"),
                                                       tr("CSV table (*.csv)"));

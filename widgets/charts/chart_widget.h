@@ -24,6 +24,10 @@ class ChartWidget : public QWidget {
     bool exportCsv(const QString& path, QString* error = nullptr) const;
     /// Whether there is data to export.
     bool hasData() const { return !table().rows.isEmpty(); }
+    /// Enables the export buttons only while there is data (also called by setNote()).
+    void updateExportButtons();
+    QToolButton* exportImageButton() const { return imageButton_; }
+    QToolButton* exportDataButton() const { return csvButton_; }
 
   public slots:
     /// File dialogs: ask for a path, export, report failures in a message box.

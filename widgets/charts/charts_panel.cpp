@@ -94,12 +94,12 @@ void ChartsPanel::onCodebook() {
 }
 
 void ChartsPanel::onSweep() {
-    latency_->setSweep(session_->sweep(), session_->video().layoutTokens);
+    latency_->setSweep(session_->sweep(), int(session_->video().layoutTokenCount()));
 }
 
 void ChartsPanel::onModel() {
     const auto& model = session_->model();
-    latency_->setLlm(model ? model->llm : LlmDims::qwen2_7b(), model.has_value());
+    latency_->setLlm(model ? model->llm : once::LlmShape::qwen2_7b(), model.has_value());
 }
 
 void ChartsPanel::updateMeasurable() {

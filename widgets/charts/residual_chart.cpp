@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include "charts/chart_export.h"
+#include "charts/chart_legend.h"
 
 namespace once::studio {
 namespace {
@@ -37,6 +38,7 @@ void setStepData(QCPGraph* graph, const Histogram& h) {
 ResidualChart::ResidualChart(QWidget* parent)
     : ChartWidget(tr("Cosine residual distribution"), parent), plot_(new QCustomPlot(this)) {
     plot_->setMinimumHeight(220);
+    placeLegendBelow(plot_);
     setPlotWidget(plot_);
     replot();
 }
@@ -62,7 +64,6 @@ void ResidualChart::setCorpusPercentiles(const std::map<QString, double>& percen
 void ResidualChart::replot() {
     plot_->clearPlottables();
     plot_->clearItems();
-    plot_->legend->setVisible(true);
     plot_->legend->setFont(font());
     // One x range for all curves: up to the largest R99 (with room), at least 0.05.
     double hi = 0.05;
@@ -94,30 +95,97 @@ void ResidualChart::replot() {
         top = std::max(top,
                        *std::max_element(budgetHist_.density.begin(), budgetHist_.density.end()));
     }
-    plot_->yAxis->setRange(0, top * 1.15);
     plot_->xAxis->setRange(0, hi);
     plot_->xAxis->setLabel(tr("Cosine residual 1 − cos(x, c)"));
     plot_->yAxis->setLabel(tr("Density"));
+    updateLegendVisibility(plot_);
+    // Lay the plot out once so the axis rect's pixel size is known for placing the labels.
+    plot_->yAxis->setRange(0, top * 1.15);
+    plot_->replot(QCustomPlot::rpImmediateRefresh);
 
-    // Percentile markers: solid for this video, dashed for the corpus.
-    auto mark = [&](const std::map<QString, double>& p, const QColor& colour, Qt::PenStyle style,
-                    double labelY, const QString& suffix) {
+    // Percentile markers: solid for this video, dashed for the corpus. Labels that would touch
+    // go to the next row (issue 16: "R90 corpusR95 corpus"); the rows sit above the curves.
+    struct Marker {
+        double value;
+        QString text;
+        QColor colour;
+        Qt::PenStyle style;
+    };
+    const QFontMetrics metrics(font());
+    // Markers of one series closer than their label's width share one label ("R95/R99"), so
+    // a tight distribution needs a few label rows, not one per percentile.
+    std::vector<Marker> markers;
+    std::vector<Marker> labels;
+    auto addSeries = [&](const std::map<QString, double>& p, const QColor& colour,
+                         Qt::PenStyle style, bool corpus) {
+        std::vector<std::pair<double, QString>> sorted;
         for (const auto& [name, value] : p) {
-            auto* line = new QCPItemStraightLine(plot_);
-            line->point1->setCoords(value, 0);
-            line->point2->setCoords(value, 1);
-            line->setPen(QPen(colour, 1.2, style));
-            auto* label = new QCPItemText(plot_);
-            label->position->setType(QCPItemPosition::ptPlotCoords);
-            label->position->setCoords(value, top * labelY);
-            label->setText(name + suffix);
-            label->setColor(colour);
-            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-            label->setPadding(QMargins(3, 0, 0, 0));
+            sorted.emplace_back(value, name);
+            markers.push_back({value, name, colour, style});
+        }
+        std::sort(sorted.begin(), sorted.end());
+        auto text = [corpus](const QStringList& names) {
+            const QString joined = names.join(QLatin1Char('/'));
+            return corpus ? tr("%1 corpus").arg(joined) : joined;
+        };
+        for (std::size_t i = 0; i < sorted.size();) {
+            QStringList names{sorted[i].second};
+            const double left = plot_->xAxis->coordToPixel(sorted[i].first);
+            std::size_t j = i + 1;
+            while (j < sorted.size() &&
+                   plot_->xAxis->coordToPixel(sorted[j].first) - left <
+                       metrics.horizontalAdvance(text(names)) + 8) {
+                names << sorted[j].second;
+                ++j;
+            }
+            labels.push_back({sorted[i].first, text(names), colour, style});
+            i = j;
         }
     };
-    mark(videoPercentiles_, QColor(20, 60, 130), Qt::SolidLine, 1.08, QString());
-    mark(corpusPercentiles_, QColor(120, 120, 120), Qt::DashLine, 0.9, tr(" corpus"));
+    addSeries(videoPercentiles_, QColor(20, 60, 130), Qt::SolidLine, false);
+    addSeries(corpusPercentiles_, QColor(120, 120, 120), Qt::DashLine, true);
+    std::stable_sort(labels.begin(), labels.end(),
+                     [](const Marker& a, const Marker& b) { return a.value < b.value; });
+    const int rowHeight = metrics.height() + 2;
+    const double axisHeight = std::max(40, plot_->axisRect()->height());
+    std::vector<double> rowEnds;  // right edge (pixels) of the last label in each row
+    std::vector<int> rowOf;
+    for (const Marker& m : labels) {
+        const double left = plot_->xAxis->coordToPixel(m.value);
+        const double width = metrics.horizontalAdvance(m.text) + 6;
+        std::size_t row = 0;
+        while (row < rowEnds.size() && rowEnds[row] + 2 > left) {
+            ++row;
+        }
+        if (row == rowEnds.size()) {
+            rowEnds.push_back(0);
+        }
+        rowEnds[row] = left + width;
+        rowOf.push_back(static_cast<int>(row));
+    }
+    // Head room for the label rows above the highest bin.
+    const double band = std::min(0.6, (rowEnds.size() * rowHeight + 4) / axisHeight);
+    plot_->yAxis->setRange(0, top * 1.05 / std::max(0.4, 1.0 - band));
+    for (const Marker& m : markers) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(m.value, 0);
+        line->point2->setCoords(m.value, 1);
+        line->setPen(QPen(m.colour, 1.2, m.style));
+    }
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const Marker& m = labels[i];
+        auto* label = new QCPItemText(plot_);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setAxisRect(plot_->axisRect());
+        label->position->setCoords(m.value, (2.0 + rowOf[i] * rowHeight) / axisHeight);
+        label->setText(m.text);
+        label->setFont(font());
+        label->setColor(m.colour);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPadding(QMargins(3, 0, 0, 0));
+        label->setClipToAxisRect(false);
+    }
     plot_->replot();
 
     QString note;
@@ -134,6 +202,21 @@ void ResidualChart::replot() {
         }
     }
     setNote(note);
+}
+
+void ResidualChart::resizeEvent(QResizeEvent* event) {
+    ChartWidget::resizeEvent(event);
+    replot();  // label rows depend on the pixel width
+}
+
+QList<QRectF> ResidualChart::percentileLabelRects() const {
+    QList<QRectF> out;
+    for (int i = 0; i < plot_->itemCount(); ++i) {
+        if (auto* t = qobject_cast<QCPItemText*>(plot_->item(i))) {
+            out << QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition());
+        }
+    }
+    return out;
 }
 
 bool ResidualChart::exportImage(const QString& path, QString* error) {

@@ -28,6 +28,11 @@ class ResidualChart : public ChartWidget {
     bool exportImage(const QString& path, QString* error = nullptr) override;
     CsvTable table() const override;
     QCustomPlot* plot() const { return plot_; }
+    /// Pixel rectangles of the percentile labels as last drawn (tests: none overlap).
+    QList<QRectF> percentileLabelRects() const;
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     void replot();

@@ -3,12 +3,14 @@
 #include <qcustomplot.h>
 
 #include "charts/chart_export.h"
+#include "charts/chart_legend.h"
 
 namespace once::studio {
 
 UsageDecileChart::UsageDecileChart(QWidget* parent)
     : ChartWidget(tr("Code usage by equal-count deciles"), parent), plot_(new QCustomPlot(this)) {
     plot_->setMinimumHeight(220);
+    placeLegendBelow(plot_);
     setPlotWidget(plot_);
     replot();
 }
@@ -26,7 +28,6 @@ void UsageDecileChart::setCorpusDeciles(const std::vector<double>& deciles) {
 void UsageDecileChart::replot() {
     plot_->clearPlottables();
     plot_->clearItems();
-    plot_->legend->setVisible(true);
     plot_->legend->setFont(font());
     QVector<double> x(10), video(10), corpus(10);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -80,6 +81,10 @@ void UsageDecileChart::replot() {
         top = std::max({top, video[d] * 1.1, corpus[d] * 1.1});
     }
     plot_->yAxis->setRange(0, top);
+    updateLegendVisibility(plot_);
+    if (video_.empty()) {
+        plot_->legend->setVisible(false);  // bars of zeros: nothing to name yet
+    }
     plot_->replot();
     setNote(video_.empty()
                 ? tr("No assignment yet: open a video and a codebook.")

@@ -49,7 +49,8 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     mute_->setIcon(style()->standardIcon(QStyle::SP_MediaVolume));
     position_ = new QSlider(Qt::Horizontal, this);
     position_->setAccessibleName(tr("Playback position"));
-    time_ = new QLabel(clock(0), this);
+    time_ = new QLabel(this);
+    updateTime(0);
     note_ = new QLabel(tr("No video to play."), this);
     note_->setWordWrap(true);
 
@@ -74,8 +75,19 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     connect(devices_, &QMediaDevices::audioOutputsChanged, this,
             &VideoPlayerPanel::followAudioDevices);
     followAudioDevices();
-    connect(player_, &QMediaPlayer::durationChanged, this,
-            [this](qint64 ms) { position_->setRange(0, static_cast<int>(ms)); });
+    connect(player_, &QMediaPlayer::durationChanged, this, [this](qint64 ms) {
+        position_->setRange(0, static_cast<int>(ms));
+        updateTime(player_->position());
+    });
+    // A loaded clip shows its first frame paused (issue 16: the paused player was black with no
+    // duration until Play); the frame chosen in the strip is then shown at once as well.
+    connect(player_, &QMediaPlayer::mediaStatusChanged, this, [this](QMediaPlayer::MediaStatus s) {
+        if (s == QMediaPlayer::LoadedMedia &&
+            player_->playbackState() == QMediaPlayer::StoppedState) {
+            player_->pause();
+            onFrameChosen(overlay_->currentFrame());
+        }
+    });
     connect(player_, &QMediaPlayer::positionChanged, this, &VideoPlayerPanel::onPosition);
     connect(position_, &QSlider::sliderMoved, player_,
             [this](int ms) { player_->setPosition(ms); });
@@ -97,6 +109,7 @@ void VideoPlayerPanel::setSource(const QString& path) {
     player_->stop();
     const bool playable = !path.isEmpty() && QFileInfo(path).isFile();
     player_->setSource(playable ? QUrl::fromLocalFile(path) : QUrl());
+    updateTime(0);
     play_->setEnabled(playable);
     position_->setEnabled(playable);
     note_->setText(playable ? QString()
@@ -129,6 +142,14 @@ void VideoPlayerPanel::followAudioDevices() {
                                  : tr("Sound is off: this machine has no audio device."));
 }
 
+QString VideoPlayerPanel::timeText() const {
+    return time_->text();
+}
+
+void VideoPlayerPanel::updateTime(qint64 ms) {
+    time_->setText(tr("%1 / %2").arg(clock(ms), clock(player_->duration())));
+}
+
 QString VideoPlayerPanel::note() const {
     return note_->isVisibleTo(this) ? note_->text() : QString();
 }
@@ -145,7 +166,7 @@ void VideoPlayerPanel::onPosition(qint64 ms) {
     if (!position_->isSliderDown()) {
         position_->setValue(static_cast<int>(ms));
     }
-    time_->setText(clock(ms));
+    updateTime(ms);
     if (player_->playbackState() != QMediaPlayer::PlayingState) {
         return;
     }

@@ -28,6 +28,9 @@ class VideoPlayerPanel : public QWidget {
     QToolButton* muteButton() const { return mute_; }
     /// The note under the controls ("" when the video can be played).
     QString note() const;
+    /// "position / duration" beside the slider ("0:03 / 0:16").
+    QString timeText() const;
+    QVideoWidget* videoWidget() const { return video_; }
 
   public slots:
     void togglePlayback();
@@ -35,6 +38,7 @@ class VideoPlayerPanel : public QWidget {
   private:
     void onPosition(qint64 ms);
     void onFrameChosen(int frame);
+    void updateTime(qint64 ms);
     /// Attaches an audio output only while the machine has an audio device (see the .cpp).
     void followAudioDevices();
 

@@ -1,7 +1,14 @@
 #include "question/question_panel.h"
+#include "session/methods.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QToolButton>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -9,12 +16,17 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QScrollBar>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
+#include "charts/chart_data.h"
+#include "charts/chart_export.h"
 #include "codebook/codebook.h"
 #include "compress/compression.h"
 #include "pipeline/session.h"
+#include "question/answer_statistics.h"
 #include "session/answer_pipeline.h"
 #include "session/studio_session.h"
 #include "session/video_data.h"
@@ -60,7 +72,7 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     connect(reencode_, &QPushButton::clicked, this, [this] {
         const VideoData& v = session_->video();
         if (!v.isEmpty() && !v.fromFeatureFile) {
-            session_->openVideo(v.source);
+            session_->openVideo(v.path);
         }
     });
 
@@ -80,7 +92,10 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     maxTokens_->setRange(1, 4096);
     maxTokens_->setValue(64);
     maxTokens_->setPrefix(tr("max "));
-    maxTokens_->setSuffix(tr(" tokens"));
+    // Plural forms from the catalogue ("max 1 token", "max 64 tokens").
+    auto tokenSuffix = [this](int n) { maxTokens_->setSuffix(tr(" token(s)", "", n)); };
+    tokenSuffix(maxTokens_->value());
+    connect(maxTokens_, &QSpinBox::valueChanged, this, tokenSuffix);
 
     denseTitle_ = new QLabel(tr("<b>Dense</b>"), this);
     onceTitle_ = new QLabel(QStringLiteral("<b>ONCE</b>"), this);
@@ -88,10 +103,60 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     once_ = new QTextBrowser(this);
     stats_ = new QTableWidget(0, 2, this);
     stats_->setHorizontalHeaderLabels(
-        {tr("Dense"), StudioSession::methodTitle(QStringLiteral("once"))});
+        {tr("Dense"), methods::title(methods::preferred())});
     stats_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     stats_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    stats_->setMinimumHeight(120);
+    stats_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    stats_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    stats_->setObjectName(QStringLiteral("statisticsTable"));
+
+    auto makeButton = [this](const QString& text, const QString& tip) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        return b;
+    };
+    copyAnswers_ = makeButton(tr("Copy Answers"), tr("Copy the question and both answers"));
+    saveAnswers_ = makeButton(tr("Save Answers…"),
+                              tr("Save the question, both answers and the statistics as text"));
+    copyTable_ = makeButton(tr("Copy Table"), tr("Copy the statistics as tab-separated text"));
+    exportTable_ = makeButton(tr("Export Table…"), tr("Save the statistics as CSV"));
+    connect(copyAnswers_, &QToolButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(answersText()); });
+    connect(copyTable_, &QToolButton::clicked, this, [this] {
+        const CsvTable t = statisticsCsv();
+        QStringList lines{t.header.join(QLatin1Char('\t'))};
+        for (const QStringList& row : t.rows) {
+            lines << row.join(QLatin1Char('\t'));
+        }
+        QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    });
+    auto saveAs = [this](const QString& title, const QString& name, const QString& filter,
+                         bool (QuestionPanel::*save)(const QString&, QString*) const) {
+        const QString path = QFileDialog::getSaveFileName(
+            this, title,
+            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
+                QLatin1Char('/') + name,
+            filter);
+        QString error;
+        if (!path.isEmpty() && !(this->*save)(path, &error)) {
+            QMessageBox::warning(this, tr("Export failed"), error);
+        }
+    };
+    connect(saveAnswers_, &QToolButton::clicked, this, [saveAs] {
+        saveAs(tr("Save Answers"), QStringLiteral("answers.txt"), tr("Text (*.txt)"),
+               &QuestionPanel::saveAnswers);
+    });
+    connect(exportTable_, &QToolButton::clicked, this, [saveAs] {
+        saveAs(tr("Export Statistics"), QStringLiteral("statistics.csv"), tr("CSV table (*.csv)"),
+               &QuestionPanel::exportStatistics);
+    });
+    auto* exportRow = new QHBoxLayout;
+    exportRow->addWidget(copyAnswers_);
+    exportRow->addWidget(saveAnswers_);
+    exportRow->addStretch(1);
+    exportRow->addWidget(copyTable_);
+    exportRow->addWidget(exportTable_);
 
     auto* askRow = new QHBoxLayout;
     askRow->addWidget(question_, 1);
@@ -109,7 +174,8 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     layout->addWidget(problemBar_);
     layout->addLayout(askRow);
     layout->addLayout(answers, 2);
-    layout->addWidget(stats_, 1);
+    layout->addLayout(exportRow);
+    layout->addWidget(stats_);
 
     connect(ask_, &QPushButton::clicked, this, &QuestionPanel::askQuestion);
     connect(question_, &QLineEdit::returnPressed, this, &QuestionPanel::askQuestion);
@@ -137,11 +203,12 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     connect(session_, &StudioSession::methodChanged, this, [this] {
         if (!task_->isRunning()) {
             // The compressed column answers with the method of the budget panel.
-            const QString title = StudioSession::methodTitle(session_->method());
+            const QString title = methods::title(session_->method());
             onceTitle_->setText(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
             stats_->setHorizontalHeaderLabels({tr("Dense"), title});
         }
     });
+    fillStatistics(nullptr, nullptr);  // the rows and their tooltips before the first question
     refreshAvailability();
 }
 
@@ -174,9 +241,8 @@ QString QuestionPanel::unavailableReason() const {
 void QuestionPanel::refreshAvailability() {
     const bool can = canAnswer();
     QString text = unavailableReason();
-    const bool onceMethod = session_->method() == QLatin1String("once");
-    if (can && onceMethod && session_->codebookFile().isEmpty()) {
-        text = tr("No codebook file is loaded: only the Dense answer is available.");
+    if (can && methods::needsCodebook(session_->method()) && !session_->codebook()) {
+        text = tr("No codebook is loaded: only the Dense answer is available.");
     }
 
     note_->setText(text);
@@ -226,29 +292,30 @@ void QuestionPanel::askQuestion() {
         return;
     }
     const PipelineKey key = session_->pipelineKey();
+    const PipelineInputs inputs = session_->pipelineInputs();
     auto pipeline = session_->answerPipeline();
     const std::int64_t budget = session_->budget();
-    // The method of the budget panel: ONCE (with its variant; needs the codebook as a file,
-    // which the pipeline loads itself) or a peer, which needs no codebook.
+    // The method of the budget panel: ONCE (with its variant and the studio's codebook, in
+    // memory or from a file) or a peer, which needs no codebook.
     const QString method = session_->method();
-    const bool onceMethod = method == QLatin1String("once");
     std::map<std::string, std::string> params;
-    if (onceMethod) {
+    if (methods::hasVariants(method)) {
         params["variant"] = once::variantName(session_->variant());
     }
-    const QString title = StudioSession::methodTitle(method).toHtmlEscaped();
-    const bool compressed = !onceMethod || !key.codebook.isEmpty();
+    const QString title = methods::title(method).toHtmlEscaped();
+    const bool compressed = !methods::needsCodebook(method) || inputs.codebook != nullptr;
     const bool compare = compare_->isChecked() || !compressed;
     const int maxTokens = maxTokens_->value();
 
     clearProblem();
     dense_->clear();
     once_->clear();
-    stats_->setRowCount(0);
+    askedQuestion_ = question;
+    fillStatistics(nullptr, nullptr);
     denseTitle_->setText(compare ? tr("<b>Dense</b>") : tr("<b>Dense</b>: not asked"));
     onceTitle_->setText(compressed ? tr("<b>%1</b>, B = %2").arg(title).arg(budget)
-                                   : tr("<b>%1</b>: no codebook file").arg(title));
-    stats_->setHorizontalHeaderLabels({tr("Dense"), StudioSession::methodTitle(method)});
+                                   : tr("<b>%1</b>: no codebook").arg(title));
+    stats_->setHorizontalHeaderLabels({tr("Dense"), methods::title(method)});
     // Streamed pieces arrive on the worker; queue them to this (GUI) thread.
     auto streamTo = [this](int column) {
         return [this, column](const std::string& piece) {
@@ -260,7 +327,7 @@ void QuestionPanel::askQuestion() {
     auto denseStream = streamTo(kDense);
     auto onceStream = streamTo(kOnce);
     task_->start(tr("Answering"), [=, this](once::Progress& progress) -> std::function<void()> {
-        auto lease = pipeline->acquire(key, &progress);
+        auto lease = pipeline->acquire(key, inputs, &progress);
         auto dense = std::make_shared<once::AskReport>();
         auto onceReport = std::make_shared<once::AskReport>();
         if (compare) {
@@ -293,14 +360,21 @@ void QuestionPanel::askQuestion() {
                         title);
             if (!compressedError.isEmpty()) {
                 once_->setPlainText(tr("No %1 answer: %2")
-                                        .arg(StudioSession::methodTitle(method), compressedError));
+                                        .arg(methods::title(method), compressedError));
                 onceTitle_->setText(tr("<b>%1</b>: failed").arg(title));
                 showProblem(tr("The %1 answer failed: %2")
-                                .arg(StudioSession::methodTitle(method), compressedError),
+                                .arg(methods::title(method), compressedError),
                             backboneMismatch);
             }
         };
     });
+}
+
+void QuestionPanel::showAnswerReports(const once::AskReport* dense,
+                                      const once::AskReport* compressed,
+                                      const QString& methodTitle) {
+    stats_->setHorizontalHeaderLabels({tr("Dense"), methodTitle});
+    showReports(dense, compressed, methodTitle.toHtmlEscaped());
 }
 
 void QuestionPanel::showReports(const once::AskReport* dense, const once::AskReport* compressed,
@@ -308,68 +382,106 @@ void QuestionPanel::showReports(const once::AskReport* dense, const once::AskRep
     // The final answers replace the streamed text (identical unless pieces were merged).
     if (dense) {
         dense_->setPlainText(QString::fromStdString(dense->answer));
-        denseTitle_->setText(
-            tr("<b>Dense</b>, %1 visual tokens").arg(dense->contentTokens + dense->layoutTokens));
+        const auto visual = static_cast<int>(dense->contentTokens + dense->layoutTokens);
+        denseTitle_->setText(tr("<b>Dense</b>, %n visual token(s)", "", visual));
     }
     if (compressed) {
         once_->setPlainText(QString::fromStdString(compressed->answer));
-        onceTitle_->setText(tr("<b>%1</b>, B = %2, %3 visual tokens")
+        const auto visual = static_cast<int>(compressed->contentTokens + compressed->layoutTokens);
+        onceTitle_->setText(tr("<b>%1</b>, B = %2, %n visual token(s)", "", visual)
                                 .arg(title)
-                                .arg(compressed->budget)
-                                .arg(compressed->contentTokens + compressed->layoutTokens));
+                                .arg(compressed->budget));
     }
-    QStringList rows;
-    QList<QStringList> cells;
-    auto add = [&](const QString& name, const std::function<QString(const once::AskReport&)>& f) {
-        rows << name;
-        cells << QStringList{dense ? f(*dense) : QString(),
-                             compressed ? f(*compressed) : QString()};
-    };
-    // One row per pipeline stage, in the order the pipeline ran them.
-    std::vector<std::string> stages;
-    for (const once::AskReport* r : {dense, compressed}) {
-        for (const auto& s : r ? r->stages : std::vector<once::StageReport>{}) {
-            if (std::find(stages.begin(), stages.end(), s.name) == stages.end()) {
-                stages.push_back(s.name);
-            }
-        }
-    }
-    for (const std::string& stage : stages) {
-        add(tr("%1 time").arg(QString::fromStdString(stage)), [stage](const once::AskReport& r) {
-            for (const auto& s : r.stages) {
-                if (s.name == stage) {
-                    return s.cached ? tr("%1 ms (cached)").arg(s.seconds * 1e3, 0, 'f', 1)
-                                    : tr("%1 ms").arg(s.seconds * 1e3, 0, 'f', 1);
-                }
-            }
-            return QString();
-        });
-    }
-    add(tr("Total time"), [](const once::AskReport& r) {
-        double total = 0;
-        for (const auto& s : r.stages) {
-            total += s.seconds;
-        }
-        return tr("%1 ms").arg(total * 1e3, 0, 'f', 1);
-    });
-    add(tr("Visual tokens (content + layout)"), [](const once::AskReport& r) {
-        return QStringLiteral("%1 + %2").arg(r.contentTokens).arg(r.layoutTokens);
-    });
-    add(tr("Source tokens N"),
-        [](const once::AskReport& r) { return QString::number(r.sourceTokens); });
-    add(tr("LLM input length"),
-        [](const once::AskReport& r) { return QString::number(r.promptTokens); });
-    add(tr("Generated tokens"),
-        [](const once::AskReport& r) { return QString::number(r.tokenIds.size()); });
-    add(tr("Prefill TFLOPs"),
-        [](const once::AskReport& r) { return QString::number(r.prefillFlops / 1e12, 'f', 4); });
+    fillStatistics(dense, compressed);
+}
+
+void QuestionPanel::fillStatistics(const once::AskReport* dense,
+                                   const once::AskReport* compressed) {
+    const QList<StatisticRow> rows = answerStatistics(dense, compressed);
     stats_->setRowCount(static_cast<int>(rows.size()));
-    stats_->setVerticalHeaderLabels(rows);
     for (int i = 0; i < rows.size(); ++i) {
+        auto* header = new QTableWidgetItem(rows[i].name);
+        header->setToolTip(rows[i].tooltip);
+        stats_->setVerticalHeaderItem(i, header);
+        const QString cells[2] = {rows[i].dense, rows[i].compressed};
         for (int c = 0; c < 2; ++c) {
-            stats_->setItem(i, c, new QTableWidgetItem(cells[i][c]));
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setToolTip(rows[i].tooltip);
+            stats_->setItem(i, c, item);
         }
     }
+    // Every row shows: the table is as high as its rows (issue 16: three rows showed when
+    // docked, in a table scrolling inside a scrolling dock). The dock scrolls instead.
+    stats_->resizeRowsToContents();
+    int height = stats_->horizontalHeader()->sizeHint().height() + 2 * stats_->frameWidth();
+    for (int i = 0; i < stats_->rowCount(); ++i) {
+        height += stats_->rowHeight(i);
+    }
+    if (stats_->horizontalScrollBar()->isVisible()) {
+        height += stats_->horizontalScrollBar()->sizeHint().height();
+    }
+    stats_->setFixedHeight(height);
+    updateExportButtons();
+}
+
+void QuestionPanel::updateExportButtons() {
+    const bool answered = !dense_->toPlainText().isEmpty() || !once_->toPlainText().isEmpty();
+    bool measured = false;
+    for (int i = 0; i < stats_->rowCount() && !measured; ++i) {
+        for (int c = 0; c < 2; ++c) {
+            measured = measured || (stats_->item(i, c) && !stats_->item(i, c)->text().isEmpty());
+        }
+    }
+    copyAnswers_->setEnabled(answered);
+    saveAnswers_->setEnabled(answered);
+    copyTable_->setEnabled(measured);
+    exportTable_->setEnabled(measured);
+}
+
+QString QuestionPanel::answersText() const {
+    auto plain = [](const QLabel* title) {
+        QTextDocument d;
+        d.setHtml(title->text());
+        return d.toPlainText();
+    };
+    QString text;
+    if (!askedQuestion_.isEmpty()) {
+        text += tr("Question: %1").arg(askedQuestion_) + QStringLiteral("\n\n");
+    }
+    text += plain(denseTitle_) + QLatin1Char('\n') + dense_->toPlainText() + QStringLiteral("\n\n");
+    text += plain(onceTitle_) + QLatin1Char('\n') + once_->toPlainText() + QLatin1Char('\n');
+    return text;
+}
+
+CsvTable QuestionPanel::statisticsCsv() const {
+    CsvTable t;
+    t.header = {tr("statistic"),
+                stats_->horizontalHeaderItem(0) ? stats_->horizontalHeaderItem(0)->text()
+                                                : tr("Dense"),
+                stats_->horizontalHeaderItem(1) ? stats_->horizontalHeaderItem(1)->text()
+                                                : QString()};
+    for (int i = 0; i < stats_->rowCount(); ++i) {
+        QStringList row{stats_->verticalHeaderItem(i) ? stats_->verticalHeaderItem(i)->text()
+                                                      : QString()};
+        for (int c = 0; c < 2; ++c) {
+            row << (stats_->item(i, c) ? stats_->item(i, c)->text() : QString());
+        }
+        t.rows << row;
+    }
+    return t;
+}
+
+bool QuestionPanel::saveAnswers(const QString& path, QString* error) const {
+    QString text = answersText() + QLatin1Char('\n');
+    const CsvTable t = statisticsCsv();
+    for (const QStringList& row : t.rows) {
+        text += row.join(QStringLiteral("\t")) + QLatin1Char('\n');
+    }
+    return writeTextFile(path, text, error);
+}
+
+bool QuestionPanel::exportStatistics(const QString& path, QString* error) const {
+    return writeTextFile(path, statisticsCsv().toCsv(), error);
 }
 
 QString QuestionPanel::statistic(const QString& row, int column) const {

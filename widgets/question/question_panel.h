@@ -19,11 +19,13 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTextBrowser;
+class QToolButton;
 
 namespace once::studio {
 
 class BackgroundTask;
 class StudioSession;
+struct CsvTable;
 
 class QuestionPanel : public QWidget {
     Q_OBJECT
@@ -41,6 +43,19 @@ class QuestionPanel : public QWidget {
     QString onceAnswer() const;
     /// A cell of the statistics table: `row` as labelled, column 0 Dense, 1 ONCE.
     QString statistic(const QString& row, int column) const;
+    /// The statistics table (its rows are labelled in the vertical header, with tooltips).
+    QTableWidget* statisticsTable() const { return stats_; }
+    /// The question and both answers as plain text, for the clipboard and "Save Answers…".
+    QString answersText() const;
+    /// The statistics as a table (header "statistic", Dense, the method) for CSV export.
+    CsvTable statisticsCsv() const;
+    bool saveAnswers(const QString& path, QString* error = nullptr) const;
+    bool exportStatistics(const QString& path, QString* error = nullptr) const;
+    QToolButton* copyAnswersButton() const { return copyAnswers_; }
+    QToolButton* copyTableButton() const { return copyTable_; }
+    /// Shows finished reports as a question does (tests drive the table without a model).
+    void showAnswerReports(const once::AskReport* dense, const once::AskReport* compressed,
+                           const QString& methodTitle);
     BackgroundTask* task() const { return task_; }
     /// Why the last question could not be answered (the whole question, or only its
     /// compressed column); "" when it was answered or nothing was asked since the inputs changed.
@@ -64,6 +79,9 @@ class QuestionPanel : public QWidget {
     void refreshAvailability();
     void showReports(const once::AskReport* dense, const once::AskReport* compressed,
                      const QString& title);
+    /// Fills the statistics table and sizes it so every row shows without its own scrolling.
+    void fillStatistics(const once::AskReport* dense, const once::AskReport* compressed);
+    void updateExportButtons();
     void appendText(int column, const QString& piece);
     /// Shows `message` in the problem bar (kept until the inputs change or the next question);
     /// with `backboneMismatch` it offers the fixes.
@@ -87,6 +105,11 @@ class QuestionPanel : public QWidget {
     QLabel* denseTitle_;
     QLabel* onceTitle_;
     QTableWidget* stats_;
+    QToolButton* copyAnswers_;
+    QToolButton* saveAnswers_;
+    QToolButton* copyTable_;
+    QToolButton* exportTable_;
+    QString askedQuestion_;  ///< the question of the answers shown
 };
 
 }  // namespace once::studio

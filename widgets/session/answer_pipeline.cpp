@@ -1,5 +1,6 @@
 #include "session/answer_pipeline.h"
 
+#include "codebook/codebook.h"
 #include "pipeline/session.h"
 
 namespace once::studio {
@@ -7,26 +8,40 @@ namespace once::studio {
 AnswerPipeline::AnswerPipeline() = default;
 AnswerPipeline::~AnswerPipeline() = default;
 
-AnswerPipeline::Lease AnswerPipeline::acquire(const PipelineKey& key, once::Progress* progress) {
+AnswerPipeline::Lease AnswerPipeline::acquire(const PipelineKey& key, const PipelineInputs& in,
+                                              once::Progress* progress) {
     Lease lease;
     lease.lock_ = std::unique_lock(mutex_);
     if (!session_ || !(key == key_)) {
         session_.reset();  // free the old model before loading the next one
+        hasVideo_ = false;
+        codebook_.reset();
         once::SessionOptions o;
         o.modelDir = key.modelDir.toStdString();
         o.device = key.settings.device.toStdString();  // "auto" resolves in core (util/device.h)
         o.dtype = key.settings.dtype.toStdString();
-        o.codebook = key.codebook.toStdString();
         o.sampling = key.settings.sampling.toStdString();
         o.poolStride = key.settings.poolStride;
-        auto session = std::make_unique<once::Session>(o);
-        if (key.fromFeatureFile) {
-            session->loadFeatures(key.source.toStdString());
-        } else {
-            session->loadVideo(key.source.toStdString(), progress);
-        }
-        session_ = std::move(session);
+        session_ = std::make_unique<once::Session>(o);
         key_ = key;
+    }
+    if (!hasVideo_ || videoGeneration_ != in.videoGeneration) {
+        hasVideo_ = false;
+        const VideoData& v = in.video;
+        // The studio encoded the video with the same settings (sampling, pool stride, dtype);
+        // when the model's own encoder did it, its features are what the language model takes.
+        const bool reusable = !v.empty() && v.backbone == session_->encoderBackbone();
+        if (reusable || v.fromFeatureFile) {
+            session_->setVideo(v, v.path.toStdString());
+        } else {
+            session_->loadVideo(v.path.toStdString(), progress);
+        }
+        hasVideo_ = true;
+        videoGeneration_ = in.videoGeneration;
+    }
+    if (codebook_ != in.codebook) {
+        session_->setCodebook(in.codebook);
+        codebook_ = in.codebook;
     }
     lease.session_ = session_.get();
     return lease;

@@ -1,27 +1,41 @@
 #pragma once
-// The question-answering pipeline (once::Session: model, tokenizer, the video's features), shared
-// by the question panel and the budget sweep so a model's weights are loaded once. Used from
-// worker threads only; acquire() serialises them, since a once::Session is not thread-safe.
+// The question-answering pipeline (once::Session: model, tokenizer, vision encoder), shared by
+// the question panel and the budget sweep so a model's weights are loaded once. It answers about
+// the video the studio holds and with the codebook the studio holds (in memory, from a file or
+// not): the studio's encoded video is handed over as it is when the model's encoder made it, so a
+// question decodes and encodes nothing again. Only a video encoded by another encoder (the demo
+// encoder, say) is encoded again with the model's, which its language model needs.
+// Used from worker threads only; acquire() serialises them, since a once::Session is not
+// thread-safe.
 #include <QString>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 
 #include "session/pipeline_settings.h"
+#include "session/video_data.h"
 #include "util/progress.h"
 
 namespace once {
+class Codebook;
 class Session;
-}
+}  // namespace once
 
 namespace once::studio {
 
+/// What the model parts depend on: a new key builds a new once::Session.
 struct PipelineKey {
     QString modelDir;
-    QString codebook;  ///< codebook file ("" for none: dense only)
-    QString source;    ///< video or feature file
-    bool fromFeatureFile = false;
     PipelineSettings settings;
     bool operator==(const PipelineKey&) const = default;
+};
+
+/// What a question is about: the studio's video (identified by its generation, bumped on every
+/// new video) and its codebook (null: dense answers only for methods that need one).
+struct PipelineInputs {
+    std::uint64_t videoGeneration = 0;
+    VideoData video;
+    std::shared_ptr<const once::Codebook> codebook;
 };
 
 class AnswerPipeline {
@@ -29,9 +43,10 @@ class AnswerPipeline {
     AnswerPipeline();
     ~AnswerPipeline();
 
-    /// Locks the pipeline for the calling worker and returns the session for `key`, building
-    /// it (and loading the video) when the key changed since the last call. Throws OnceError
-    /// from the model or the video, Cancelled through `progress`.
+    /// Locks the pipeline for the calling worker and returns the session for `key` holding
+    /// `inputs`: the model is built when the key changed, the video installed when its
+    /// generation changed, the codebook when it is another object. Throws OnceError from the
+    /// model or the video, Cancelled through `progress`.
     class Lease {
       public:
         once::Session& session() { return *session_; }
@@ -41,12 +56,15 @@ class AnswerPipeline {
         std::unique_lock<std::mutex> lock_;
         once::Session* session_ = nullptr;
     };
-    Lease acquire(const PipelineKey& key, once::Progress* progress);
+    Lease acquire(const PipelineKey& key, const PipelineInputs& inputs, once::Progress* progress);
 
   private:
     std::mutex mutex_;
     std::unique_ptr<once::Session> session_;
     PipelineKey key_;
+    std::uint64_t videoGeneration_ = 0;
+    bool hasVideo_ = false;
+    std::shared_ptr<const once::Codebook> codebook_;
 };
 
 }  // namespace once::studio

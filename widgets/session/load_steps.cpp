@@ -4,10 +4,10 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <cstdio>
 #include <random>
 
 #include "codebook/codebook.h"
+#include "encode/decode_encode.h"
 #include "features/feature_file.h"
 #include "models/visual_encoder.h"
 #include "util/error.h"
@@ -45,25 +45,20 @@ std::shared_ptr<once::VisualEncoder> encoderFor(std::shared_ptr<once::VisualEnco
 
 VideoData decodeAndEncode(const QString& path, const PipelineSettings& s,
                           once::VisualEncoder& encoder, once::Progress& progress) {
-    const auto rule = once::SamplingRule::parse(s.sampling.toStdString());
-    const once::SampledFrames frames = once::readFrames(path.toStdString(), rule, &progress);
+    once::DecodeEncodeOptions options;
+    options.sampling = once::SamplingRule::parse(s.sampling.toStdString());
+    options.keepFrames = true;
+    once::DecodedVideo decoded =
+        once::decodeAndEncode(path.toStdString(), encoder, options, &progress);
     progress.throwIfCancelled();
-    const once::EncodedVideo encoded = encoder.encode(frames.rgb, &progress);
     VideoData v;
-    v.source = path;
-    v.features = encoded.features;
-    v.attention = encoded.attention;
-    v.frameTimes = frames.times;
-    v.gridH = encoded.gridH;
-    v.gridW = encoded.gridW;
-    if (v.gridH * v.gridW != v.patchesPerFrame()) {
-        guessGrid(v.patchesPerFrame(), v.gridH, v.gridW);
+    static_cast<once::EncodedVideo&>(v) = std::move(decoded.video);
+    v.path = path;
+    if (std::int64_t(v.gridH) * v.gridW != v.patchesPerFrame()) {
+        v.gridH = v.gridW = 0;
     }
-    v.backbone = encoder.backbone();
-    v.featureSource = encoder.featureSource();
-    v.layoutTokens =
-        encoded.layoutTokens.defined() ? static_cast<int>(encoded.layoutTokens.size(0)) : 0;
-    attachFrames(v, frames.rgb);
+    v.fillUnknownGrid();
+    attachFrames(v, decoded.frames);
     return v;
 }
 
@@ -103,23 +98,12 @@ AssignOutcome assignAndCompress(const VideoData& v, const once::Codebook& codebo
 
 VideoData loadFeatureVideo(const QString& path, const PipelineSettings& s,
                            once::Progress& progress) {
-    const once::FeatureFile file = once::FeatureFile::load(path.toStdString());
     VideoData v;
-    v.source = path;
+    static_cast<once::EncodedVideo&>(v) = once::loadFeatureFile(path.toStdString());
+    v.path = path;
     v.fromFeatureFile = true;
-    v.features = file.features;
-    v.attention = file.attention;
-    v.backbone = file.backbone;
-    v.featureSource = file.featureSource;
-    const at::Tensor times = file.frameTimes.to(at::kDouble).contiguous();
-    v.frameTimes.assign(times.data_ptr<double>(), times.data_ptr<double>() + times.numel());
-    int h = 0, w = 0;
-    if (std::sscanf(file.grid.c_str(), "%dx%d", &h, &w) == 2 && h * w == v.patchesPerFrame()) {
-        v.gridH = h;
-        v.gridW = w;
-    } else {
-        guessGrid(v.patchesPerFrame(), v.gridH, v.gridW);
-    }
+    v.fillUnknownGrid();
+    const once::EncodedVideo& file = v;
     // The frames, when the source video is still where the file says: the overlay
     // then draws on the picture instead of a neutral background.
     const QString sourceVideo = QFileInfo(path).dir().filePath(QString::fromStdString(file.source));
@@ -145,7 +129,7 @@ AssignOutcome assignIfCompatible(const VideoData& v, const once::Codebook* codeb
         return {};
     }
     try {
-        codebook->checkCompatible(v.dim(), v.backbone, v.source.toStdString());
+        codebook->checkCompatible(v.dim(), v.backbone, v.path.toStdString());
     } catch (const once::OnceError& e) {
         AssignOutcome out;
         out.unloaded = QString::fromStdString(e.what());

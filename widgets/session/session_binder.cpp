@@ -2,6 +2,7 @@
 
 #include "budget/budget_panel.h"
 #include "overlay/group_overlay.h"
+#include "session/methods.h"
 #include "session/studio_session.h"
 
 namespace once::studio {
@@ -42,13 +43,13 @@ void SessionBinder::onInputs() {
 void SessionBinder::onResult() {
     const auto result = session_->result();
     // The assignment names the nearest codeword of ONCE's dropped tokens; peers have none.
-    const bool onceMethod = session_->method() == QLatin1String("once");
-    overlay_->setResult(result, onceMethod ? session_->assignment() : nullptr);
-    const bool needsCodebook = onceMethod && !session_->codebook();
+    const bool codebookMethod = methods::needsCodebook(session_->method());
+    overlay_->setResult(result, codebookMethod ? session_->assignment() : nullptr);
+    const bool needsCodebook = codebookMethod && !session_->codebook();
     overlay_->setEmptyText(
         result || needsCodebook || session_->video().isEmpty()
             ? QString()
-            : tr("computing the %1 groups…").arg(StudioSession::methodTitle(session_->method())));
+            : tr("computing the %1 groups…").arg(methods::title(session_->method())));
     budget_->showResult(result.get(), session_->llmVisualTokens());
     if (result) {
         budget_->setBudget(session_->budget());

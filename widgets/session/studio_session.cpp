@@ -9,10 +9,13 @@
 
 #include "codebook/codebook.h"
 #include "compress/token_compressor.h"
+#include "io/file_kind.h"
 #include "io/safetensors.h"
 #include "models/visual_encoder.h"
 #include "session/demo_assets.h"
 #include "session/load_steps.h"
+#include "session/methods.h"
+#include "session/model_latency.h"
 #include "tasks/background_task.h"
 #include "util/error.h"
 
@@ -26,85 +29,16 @@ constexpr std::int64_t kDemoBudget = 64;
 /// The seed of every peer compression (the paper's runs use 42).
 constexpr std::uint64_t kPeerSeed = 42;
 
+// The codebook methods (ONCE) work from the cached assignment; the others from a prepared
+// compressor (TokenCompressor::prepare) kept per method.
 bool isOnce(const QString& method) {
-    return method == QLatin1String("once");
+    return methods::needsCodebook(method);
 }
 
 }  // namespace
 
-QStringList StudioSession::methods() {
-    QStringList out{QStringLiteral("once")};
-    for (const once::CompressorInfo& info : once::compressorInfos()) {
-        const QString name = QString::fromStdString(info.method);
-        if (!out.contains(name)) {
-            out << name;
-        }
-    }
-    return out;
-}
-
-QString StudioSession::methodTitle(const QString& method) {
-    if (method == QLatin1String("once")) {
-        return QStringLiteral("ONCE");
-    }
-    if (method == QLatin1String("fastvid")) {
-        return QStringLiteral("FastVID");
-    }
-    if (method == QLatin1String("visionzip")) {
-        return QStringLiteral("VisionZip");
-    }
-    if (method == QLatin1String("dycoke")) {
-        return QStringLiteral("DyCoke");
-    }
-    if (method == QLatin1String("tome")) {
-        return QStringLiteral("ToMe");
-    }
-    if (method == QLatin1String("vqtoken")) {
-        return QStringLiteral("VQToken");
-    }
-    if (method == QLatin1String("spatial-pool")) {
-        return tr("Spatial pooling");
-    }
-    if (method == QLatin1String("frame-drop")) {
-        return tr("Frame drop");
-    }
-    return method;
-}
-
 StudioSession::FileKind StudioSession::classify(const QString& path) {
-    const QFileInfo info(path);
-    if (info.isDir()) {
-        if (QFileInfo(QDir(path).filePath(QStringLiteral("config.json"))).isFile()) {
-            return FileKind::ModelFolder;
-        }
-        return FileKind::Video;  // a folder of numbered frames
-    }
-    const QString suffix = info.suffix().toLower();
-    static const QStringList videos = {
-        QStringLiteral("mp4"),  QStringLiteral("mkv"),  QStringLiteral("avi"),
-        QStringLiteral("mov"),  QStringLiteral("webm"), QStringLiteral("mpg"),
-        QStringLiteral("mpeg"), QStringLiteral("ogv"),  QStringLiteral("m4v"),
-        QStringLiteral("flv"),  QStringLiteral("wmv"),  QStringLiteral("ts")};
-    if (videos.contains(suffix)) {
-        return FileKind::Video;
-    }
-    if (suffix == QLatin1String("npy") || suffix == QLatin1String("pt") ||
-        suffix == QLatin1String("pth") || suffix == QLatin1String("bin")) {
-        return FileKind::Codebook;
-    }
-    if (suffix == QLatin1String("safetensors")) {
-        // Only the header is read: cheap enough for the GUI thread.
-        try {
-            const auto file = once::SafetensorsFile::open(path.toStdString());
-            if (file.contains("features")) {
-                return FileKind::FeatureFile;
-            }
-        } catch (const std::exception&) {
-            // A broken file is reported by the codebook loader, with its reason.
-        }
-        return FileKind::Codebook;
-    }
-    return FileKind::Unknown;
+    return once::classifyPath(path.toStdString());
 }
 
 StudioSession::StudioSession(QObject* parent)
@@ -176,7 +110,7 @@ void StudioSession::updateBusy() {
 }
 
 std::int64_t StudioSession::llmVisualTokens() const {
-    return result_ ? result_->numOutputs + video_.layoutTokens : 0;
+    return result_ ? result_->numOutputs + video_.layoutTokenCount() : 0;
 }
 
 QString StudioSession::codebookFile() const {
@@ -190,11 +124,12 @@ QString StudioSession::codebookFile() const {
 PipelineKey StudioSession::pipelineKey() const {
     PipelineKey key;
     key.modelDir = model_ ? model_->path : QString();
-    key.codebook = codebookFile();
-    key.source = video_.source;
-    key.fromFeatureFile = video_.fromFeatureFile;
     key.settings = settings_;
     return key;
+}
+
+PipelineInputs StudioSession::pipelineInputs() const {
+    return {videoGeneration_, video_, codebook_};
 }
 
 void StudioSession::setPipelineSettings(const PipelineSettings& settings) {
@@ -298,23 +233,23 @@ void StudioSession::startCodebook(const QString& path) {
     const PipelineSettings s = settings_;
     auto video = std::make_shared<const VideoData>(video_);  // shares the tensors, no copy
     const auto options = options_;
-    runLoad(tr("Opening %1").arg(QFileInfo(path).fileName()), tr("Cannot open codebook"),
-            [=, this](once::Progress& progress) -> std::function<void()> {
-                auto codebook = std::make_shared<const once::Codebook>(
-                    once::Codebook::load(path.toStdString()));
-                AssignOutcome outcome;
-                if (!video->isEmpty()) {
-                    // A codebook for another backbone or dimension is refused: the video stays.
-                    codebook->checkCompatible(video->dim(), video->backbone,
-                                              video->source.toStdString());
-                    outcome = assignAndCompress(*video, *codebook, s, options, progress);
-                }
-                return [=, this] {
-                    codebook_ = codebook;
-                    emit codebookChanged();
-                    installAssignment(outcome.assignment, outcome.result);
-                };
-            });
+    runLoad(
+        tr("Opening %1").arg(QFileInfo(path).fileName()), tr("Cannot open codebook"),
+        [=, this](once::Progress& progress) -> std::function<void()> {
+            auto codebook =
+                std::make_shared<const once::Codebook>(once::Codebook::load(path.toStdString()));
+            AssignOutcome outcome;
+            if (!video->isEmpty()) {
+                // A codebook for another backbone or dimension is refused: the video stays.
+                codebook->checkCompatible(video->dim(), video->backbone, video->path.toStdString());
+                outcome = assignAndCompress(*video, *codebook, s, options, progress);
+            }
+            return [=, this] {
+                codebook_ = codebook;
+                emit codebookChanged();
+                installAssignment(outcome.assignment, outcome.result);
+            };
+        });
 }
 
 void StudioSession::startModelFolder(const QString& path) {
@@ -427,7 +362,7 @@ void StudioSession::setVideo(VideoData video) {
     emit videoChanged();
     if (codebook_) {
         try {
-            codebook_->checkCompatible(video_.dim(), video_.backbone, video_.source.toStdString());
+            codebook_->checkCompatible(video_.dim(), video_.backbone, video_.path.toStdString());
         } catch (const once::OnceError& e) {
             codebook_.reset();
             emit codebookChanged();
@@ -531,10 +466,10 @@ void StudioSession::setMethod(const QString& method) {
     if (method == method_) {
         return;
     }
-    if (!methods().contains(method)) {
+    if (!methods::all().contains(method)) {
         emit errorOccurred(tr("Unknown compression method"),
                            tr("\"%1\" is not a compression method. Known methods: %2.")
-                               .arg(method, methods().join(QStringLiteral(", "))));
+                               .arg(method, methods::all().join(QStringLiteral(", "))));
         return;
     }
     method_ = method;
@@ -569,15 +504,12 @@ void StudioSession::startPreparation(const QString& method) {
             return;
         }
         const std::uint64_t videoGeneration = videoGeneration_;
-        once::VideoTokens tokens(video_.features);
-        tokens.attention = video_.attention;
-        tokens.gridH = video_.gridH;
-        tokens.gridW = video_.gridW;
+        const once::EncodedVideo tokens = video_;
         const std::int64_t budget = std::clamp<std::int64_t>(
             options_.budget, 1, std::max<std::int64_t>(1, video_.numTokens()));
         runningPreparation_ = method;
-        runLoad(tr("Preparing %1").arg(methodTitle(method)),
-                tr("Cannot prepare %1").arg(methodTitle(method)),
+        runLoad(tr("Preparing %1").arg(methods::title(method)),
+                tr("Cannot prepare %1").arg(methods::title(method)),
                 [=, this](once::Progress& progress) -> std::function<void()> {
                     once::CompressorSpec spec;
                     spec.method = method.toStdString();
@@ -697,13 +629,21 @@ void StudioSession::runBudgetSweep() {
     const QString method = method_;
     const at::Tensor features = video_.features;
     const std::int64_t numTokens = video_.numTokens();
+    // A peer is measured over the budgets it honours (below its minimum it gives no token).
+    once::BudgetShape shape;
+    shape.frames = video_.numFrames();
+    shape.patches = video_.patchesPerFrame();
+    shape.gridH = video_.gridH;
+    shape.gridW = video_.gridW;
+    const once::BudgetRange range = once::budgetRange(method_.toStdString(), shape);
     auto assignment = assignment_;
     auto codebook = codebook_;
     const auto variant = options_.variant;
     // With a model, prefill and end-to-end time are measured too (ONCE's compressed side needs
     // the codebook as a file, which the pipeline loads itself; a peer needs none).
-    const bool withModel = model_.has_value() && !video_.source.isEmpty();
+    const bool withModel = model_.has_value() && !video_.path.isEmpty();
     const PipelineKey key = pipelineKey();
+    const PipelineInputs inputs = pipelineInputs();
     auto pipeline = answerPipeline_;
     once::CompressorParams params;
     if (onceMethod) {
@@ -722,11 +662,11 @@ void StudioSession::runBudgetSweep() {
                         std::lock_guard lock(peer->mutex);
                         return peer->compressor->compress(budget, kPeerSeed);
                     },
-                    sweepBudgets(numTokens), numTokens, peer->prepareMs, 3, &progress));
+                    sweepBudgets(range.max, range.min), numTokens, peer->prepareMs, 3, &progress));
             }
             sweep->method = method.toStdString();
             if (withModel) {
-                measureModelLatency(*sweep, *pipeline, key, method.toStdString(), params,
+                measureModelLatency(*sweep, *pipeline, key, inputs, method.toStdString(), params,
                                     &progress);
             }
             return [=, this] {

@@ -19,10 +19,12 @@
 #include <set>
 #include <vector>
 
-#include "charts/budget_sweep.h"
+#include "analysis/budget_sweep.h"
 #include "compress/assignment.h"
 #include "compress/compression.h"
+#include "io/file_kind.h"
 #include "session/answer_pipeline.h"
+#include "session/methods.h"
 #include "session/model_folder.h"
 #include "session/pipeline_settings.h"
 #include "session/video_data.h"
@@ -41,8 +43,8 @@ struct AssignOutcome;
 class StudioSession : public QObject {
     Q_OBJECT
   public:
-    enum class FileKind { Video, FeatureFile, Codebook, ModelFolder, Unknown };
-    /// By extension or type: .safetensors files are told apart by their tensors' names.
+    using FileKind = once::FileKind;
+    /// once::classifyPath (io/file_kind.h).
     static FileKind classify(const QString& path);
 
     explicit StudioSession(QObject* parent = nullptr);
@@ -83,10 +85,6 @@ class StudioSession : public QObject {
     /// Preparations delivered so far: ONCE assignments and peer prepare() runs (tests check
     /// that switching methods re-uses them).
     int preparationCount() const { return preparations_; }
-    /// Display name of a registry method ("once" → "ONCE", "spatial-pool" → "Spatial pooling").
-    static QString methodTitle(const QString& method);
-    /// The registry's methods, ONCE first, then the peers in registry order.
-    static QStringList methods();
 
     void setPipelineSettings(const PipelineSettings& settings);
     const PipelineSettings& pipelineSettings() const { return settings_; }
@@ -103,10 +101,12 @@ class StudioSession : public QObject {
     std::int64_t llmVisualTokens() const;
     /// The codebook's file when it came from one ("" for an in-memory codebook).
     QString codebookFile() const;
-    /// The answering pipeline (shared by the question panel and the sweep) and the key that
-    /// describes the current model, codebook file, video and settings (empty model: none).
+    /// The answering pipeline (shared by the question panel and the sweep), the key of the
+    /// current model and settings (empty model: none), and the inputs it answers about: the
+    /// video and codebook on screen, handed over without decoding or loading them again.
     std::shared_ptr<AnswerPipeline> answerPipeline() const { return answerPipeline_; }
     PipelineKey pipelineKey() const;
+    PipelineInputs pipelineInputs() const;
 
     /// The task that runs loads (progress and cancel for the status bar).
     BackgroundTask* loadTask() const { return loadTask_; }
@@ -170,7 +170,7 @@ class StudioSession : public QObject {
     std::optional<BudgetSweep> sweep_;
     std::shared_ptr<AnswerPipeline> answerPipeline_ = std::make_shared<AnswerPipeline>();
     once::CompressOptions options_;
-    QString method_ = QStringLiteral("once");
+    QString method_ = methods::preferred();
     std::map<QString, std::shared_ptr<PreparedPeer>> peers_;
     std::set<QString> preparing_;  // queued or running preparations
     QString runningPreparation_;

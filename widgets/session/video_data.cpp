@@ -2,18 +2,10 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace once::studio {
-
-void guessGrid(std::int64_t patches, int& gridH, int& gridW) {
-    int h = static_cast<int>(std::sqrt(static_cast<double>(patches)));
-    while (h > 1 && patches % h != 0) {
-        --h;
-    }
-    gridH = std::max(1, h);
-    gridW = static_cast<int>(patches / gridH);
-}
 
 void attachFrames(VideoData& video, const at::Tensor& rgb, int maxSide) {
     video.frames.clear();

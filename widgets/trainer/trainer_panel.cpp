@@ -18,9 +18,11 @@
 #include <QVBoxLayout>
 
 #include "models/visual_encoder.h"
+#include "charts/chart_legend.h"
 #include "tasks/background_task.h"
 #include "tasks/task_status.h"
 #include "trainer/trainer_options_form.h"
+#include "trainer/training_history.h"
 #include "trainer/training_job.h"
 
 namespace once::studio {
@@ -58,6 +60,9 @@ TrainerPanel::TrainerPanel(QWidget* parent)
     output_ = new QLineEdit(this);
     output_->setPlaceholderText(tr("codebook.safetensors"));
     connect(corpus_, &QLineEdit::textChanged, this, [this] {
+        if (!task_->isRunning()) {
+            clearRunDisplay();
+        }
         // isModified(): typed by the user (setText(), a browse dialog or a drop clears it).
         suggestPathsFromCorpus(corpus_->isModified());
         updateButtons();
@@ -105,6 +110,7 @@ TrainerPanel::TrainerPanel(QWidget* parent)
 
     curves_ = new QCustomPlot(this);
     curves_->setMinimumHeight(160);
+    placeLegendBelow(curves_);
     resetCurves();
 
     auto* page = new QWidget;
@@ -128,10 +134,13 @@ TrainerPanel::TrainerPanel(QWidget* parent)
     connect(progressB_, &QtProgress::progressed, this,
             [this](const ProgressUpdate& u) { onStageProgress(kStageB, u); });
     connect(task_, &BackgroundTask::cancelled, this, [this] {
+        markStopped(tr("cancelled"));
         status_->setText(tr("Cancelled. Train again with the same cache folder to resume."));
     });
-    connect(task_, &BackgroundTask::failed, this,
-            [this](const QString& message) { status_->setText(tr("Failed: %1").arg(message)); });
+    connect(task_, &BackgroundTask::failed, this, [this](const QString& message) {
+        markStopped(tr("failed"));
+        status_->setText(tr("Failed: %1").arg(message));
+    });
     connect(task_, &BackgroundTask::finished, this, &TrainerPanel::updateButtons);
     updateButtons();
 }
@@ -150,6 +159,95 @@ QString TrainerPanel::statusText() const {
 
 int TrainerPanel::lossPoints() const {
     return curves_->graphCount() > 0 ? curves_->graph(0)->dataCount() : 0;
+}
+
+QString TrainerPanel::etaText(int stage) const {
+    return (stage == kStageA ? etaA_ : etaB_)->text();
+}
+
+void TrainerPanel::clearRunDisplay() {
+    for (QProgressBar* bar : {barA_, barB_}) {
+        bar->setRange(0, 1000);
+        bar->setValue(0);
+        bar->resetFormat();
+    }
+    etaA_->clear();
+    etaB_->clear();
+    status_->clear();
+    finished_.clear();
+    step_ = 0;
+    resetCurves();
+    updateButtons();
+}
+
+void TrainerPanel::markStopped(const QString& why) {
+    etaA_->clear();
+    etaB_->clear();
+    for (QProgressBar* bar : {barA_, barB_}) {
+        if (bar->maximum() == 0) {  // busy indicator: no fraction to keep
+            bar->setRange(0, 1000);
+            bar->setValue(0);
+        }
+        //: A progress bar after its run stopped, e.g. "Stage A: cancelled at 56%".
+        bar->setFormat(tr("%1 at %p%").arg(why));
+    }
+}
+
+bool TrainerPanel::showCodebookHistory(const std::map<std::string, std::string>& metadata,
+                                       const QString& source) {
+    return showHistory(TrainingHistory::fromMetadata(metadata), source);
+}
+
+bool TrainerPanel::showHistory(const TrainingHistory& history, const QString& source) {
+    if (history.empty() || task_->isRunning()) {
+        return false;
+    }
+    // Per epoch, from the file: the live step curve is thinned (a fast Stage B may send no
+    // point at all), the recorded history is complete.
+    curves_->clearGraphs();
+    curves_->clearItems();
+    curves_->legend->setVisible(true);
+    curves_->legend->setFont(font());
+    auto* loss = curves_->addGraph(curves_->xAxis, curves_->yAxis);
+    loss->setName(tr("Mean Stage-B loss per epoch"));
+    loss->setPen(QPen(QColor(40, 100, 180), 1.5));
+    loss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    auto* criterion = curves_->addGraph(curves_->xAxis, curves_->yAxis2);
+    criterion->setName(tr("Selection criterion (weighted cosine error)"));
+    criterion->setPen(QPen(QColor(200, 80, 40), 1.5, Qt::DashLine));
+    criterion->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 6));
+    for (const TrainingHistory::Epoch& e : history.epochs) {
+        if (e.meanLoss >= 0) {
+            loss->addData(e.epoch, e.meanLoss);
+        }
+        criterion->addData(e.epoch, e.criterion);
+    }
+    if (history.selectedEpoch >= 0) {
+        auto* line = new QCPItemStraightLine(curves_);
+        line->point1->setCoords(history.selectedEpoch, 0);
+        line->point2->setCoords(history.selectedEpoch, 1);
+        line->setPen(QPen(QColor(60, 150, 60), 1.2, Qt::DotLine));
+    }
+    curves_->xAxis->setLabel(tr("Stage-B epoch (0: initialiser)"));
+    curves_->yAxis->setLabel(history.hasLoss() ? tr("Loss") : tr("Loss (not recorded)"));
+    curves_->yAxis2->setVisible(true);
+    curves_->yAxis2->setLabel(tr("Criterion"));
+    curves_->rescaleAxes();
+    // Room around single points so their markers are not cut by the axes.
+    curves_->xAxis->setRange(curves_->xAxis->range().lower - 0.5,
+                             curves_->xAxis->range().upper + 0.5);
+    for (QCPAxis* axis : {curves_->yAxis, curves_->yAxis2}) {
+        const QCPRange r = axis->range();
+        const double pad = std::max(r.size() * 0.1, std::abs(r.upper) * 0.05 + 1e-6);
+        axis->setRange(r.lower - pad, r.upper + pad);
+    }
+    curves_->setToolTip(history.selectedEpoch >= 0
+                            ? tr("Stage-B history recorded in %1; epoch %2 (dotted) was selected.")
+                                  .arg(source)
+                                  .arg(history.selectedEpoch)
+                            : tr("Stage-B history recorded in %1.").arg(source));
+    curves_->replot();
+    return true;
 }
 
 void TrainerPanel::setPipelineSettings(const PipelineSettings& settings, const QString& modelDir) {
@@ -237,14 +335,19 @@ void TrainerPanel::updateButtons() {
 
 void TrainerPanel::resetCurves() {
     curves_->clearGraphs();
+    curves_->clearItems();
+    curves_->setToolTip(QString());
     curves_->legend->setVisible(true);
     curves_->legend->setFont(font());
     auto* loss = curves_->addGraph(curves_->xAxis, curves_->yAxis);
     loss->setName(tr("Loss"));
     loss->setPen(QPen(QColor(40, 100, 180), 1.5));
+    // Markers too: a line through one point draws nothing.
+    loss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
     auto* usage = curves_->addGraph(curves_->xAxis, curves_->yAxis2);
     usage->setName(tr("Code-usage term"));
     usage->setPen(QPen(QColor(200, 80, 40), 1.5));
+    usage->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     curves_->xAxis->setLabel(tr("Stage-B step"));
     curves_->yAxis->setLabel(tr("Loss"));
     curves_->yAxis2->setVisible(true);
@@ -273,6 +376,7 @@ void TrainerPanel::start() {
     for (QProgressBar* bar : {barA_, barB_}) {
         bar->setRange(0, 1000);
         bar->setValue(0);
+        bar->resetFormat();
     }
     etaA_->clear();
     etaB_->clear();
@@ -288,8 +392,16 @@ void TrainerPanel::start() {
             const TrainingOutcome out = runTraining(r, stageA, stageB);
             return [this, out] {
                 finished_ = out.codebook;
-                barA_->setValue(1000);
-                barB_->setValue(1000);
+                for (QProgressBar* bar : {barA_, barB_}) {
+                    bar->setRange(0, 1000);
+                    bar->setValue(1000);
+                    bar->resetFormat();
+                }
+                etaA_->clear();
+                etaB_->clear();
+                // The history the file records (the task no longer counts as running here).
+                showHistory(TrainingHistory::fromJson(out.historyJson, out.selectedEpoch),
+                            QFileInfo(out.codebook).fileName());
                 status_->setText(tr("Finished: %1 (%2 codewords × %3, epoch %4 selected; %5 of %6 "
                                     "videos sketched, %7 failed).")
                                      .arg(out.codebook)
@@ -310,6 +422,12 @@ void TrainerPanel::cancel() {
 }
 
 void TrainerPanel::onStageProgress(int stage, const ProgressUpdate& u) {
+    if (!task_->isRunning()) {
+        return;  // queued before a cancel: the run's numbers are no longer current
+    }
+    if (stage == kStageB) {
+        etaA_->clear();  // Stage A is over once Stage B reports
+    }
     QProgressBar* bar = stage == kStageA ? barA_ : barB_;
     QLabel* eta = stage == kStageA ? etaA_ : etaB_;
     const double f = u.fraction();

@@ -5,6 +5,8 @@
 // continues after its last committed shard, after a cancel or a crash). The finished codebook
 // opens in the main view with one click.
 #include <QWidget>
+#include <map>
+#include <string>
 
 #include "session/pipeline_settings.h"
 #include "tasks/qt_progress.h"
@@ -20,6 +22,7 @@ namespace once::studio {
 
 class BackgroundTask;
 class TrainerOptionsForm;
+struct TrainingHistory;
 struct TrainingRequest;
 
 class TrainerPanel : public QWidget {
@@ -40,13 +43,25 @@ class TrainerPanel : public QWidget {
     QtProgress* stageProgress(int stage) const { return stage == 0 ? progressA_ : progressB_; }
     /// The state line under the progress bars ("Cancelled.", "Finished: …").
     QString statusText() const;
-    /// Loss values received so far (for tests).
+    /// Points of the loss curve shown (live steps while training, epochs after a run).
     int lossPoints() const;
+    /// The loss chart (tests read its graphs and axes).
+    QCustomPlot* lossChart() const { return curves_; }
+    /// The ETA beside the progress bar of Stage A (0) or B (1); "" when none is shown.
+    QString etaText(int stage) const;
+    QProgressBar* stageBar(int stage) const { return stage == 0 ? barA_ : barB_; }
 
     /// Settings the encoder uses for video entries (from the main window's settings).
     void setPipelineSettings(const PipelineSettings& settings, const QString& modelDir);
     /// Cancels a running training and waits (closing the window).
     void shutdown();
+
+    /// Draws a finished fit's per-epoch history (mean loss and selection criterion) from a
+    /// codebook's metadata; false (chart unchanged) when the metadata records none. Used when a
+    /// run finishes and when a codebook is opened while no training runs.
+    bool showHistory(const TrainingHistory& history, const QString& source);
+    bool showCodebookHistory(const std::map<std::string, std::string>& metadata,
+                             const QString& source);
 
   public slots:
     /// Starts (or resumes, when the cache folder holds an earlier run) a training run.
@@ -63,6 +78,11 @@ class TrainerPanel : public QWidget {
     /// Fills the cache and output fields from an existing corpus path (see the .cpp).
     void suggestPathsFromCorpus(bool typing);
     void resetCurves();
+    /// Clears what describes an earlier run (bars, ETAs, state line, curves) when the corpus
+    /// changes: those numbers are not about the new corpus (issue 16).
+    void clearRunDisplay();
+    /// After a cancel or a failure: no ETA, bars say where they stopped.
+    void markStopped(const QString& why);
     QWidget* createPathRow(QLineEdit* edit, bool folder, bool save, const QString& filter);
 
     TrainerOptionsForm* options_;

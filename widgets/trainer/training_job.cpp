@@ -11,6 +11,8 @@
 
 #include "analysis/diagnostics.h"
 #include "codebook/codebook.h"
+#include "encode/decode_encode.h"
+#include "io/file_kind.h"
 #include "models/visual_encoder.h"
 #include "util/error.h"
 #include "video/video_reader.h"
@@ -18,12 +20,8 @@
 namespace once::studio {
 namespace {
 bool isCorpusFile(const QFileInfo& f) {
-    static const QStringList suffixes = {QStringLiteral("mp4"),  QStringLiteral("mkv"),
-                                         QStringLiteral("avi"),  QStringLiteral("mov"),
-                                         QStringLiteral("webm"), QStringLiteral("mpg"),
-                                         QStringLiteral("mpeg"), QStringLiteral("ogv"),
-                                         QStringLiteral("m4v"),  QStringLiteral("safetensors")};
-    return f.isFile() && suffixes.contains(f.suffix().toLower());
+    return f.isFile() && (once::hasVideoExtension(f.fileName().toStdString()) ||
+                          f.suffix().toLower() == QLatin1String("safetensors"));
 }
 }  // namespace
 
@@ -93,18 +91,10 @@ TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
     eo.dtype = r.pipeline.dtype.toStdString();
     eo.poolStride = r.pipeline.poolStride;
     eo.threads = r.pipeline.threads;
-    const auto rule = once::SamplingRule::parse(r.pipeline.sampling.toStdString());
-    const std::string backbone = r.pipeline.backbone.toStdString();
-    std::shared_ptr<once::VisualEncoder> encoder;
-    once::VideoEncodeFn encode = [&](const std::string& path, once::Progress* progress) {
-        if (!encoder) {
-            encoder = once::makeVisualEncoder(backbone, eo);
-        }
-        const once::SampledFrames f = once::readFrames(path, rule, progress);
-        const once::EncodedVideo ev = encoder->encode(f.rgb, progress);
-        return once::StageAVideo{ev.features.to(at::kFloat), at::tensor(f.times, at::kDouble),
-                                 encoder->backbone()};
-    };
+    once::DecodeEncodeOptions de;
+    de.sampling = once::SamplingRule::parse(r.pipeline.sampling.toStdString());
+    const once::VideoEncodeFn encode =
+        once::lazyDecodeEncode(r.pipeline.backbone.toStdString(), eo, de);
     TrainingOutcome out;
     out.stageA =
         once::buildSketchCache(corpus, r.cacheDir.toStdString(), r.sketch, encode, &stageA);
@@ -162,6 +152,7 @@ static TrainingOutcome finishFit(const TrainingRequest& r, const once::SketchCac
     out.codebook = r.output;
     out.resumedStageB = fit.resumed;
     out.selectedEpoch = fit.selectedEpoch;
+    out.historyJson = fit.historyJson;
     out.codewords = codebook.size();
     out.dim = codebook.dim();
     return out;

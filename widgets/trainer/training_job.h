@@ -32,6 +32,7 @@ struct TrainingOutcome {
     int selectedEpoch = 0;
     std::int64_t codewords = 0, dim = 0;
     bool resumedStageB = false;  ///< Stage B continued from the state a cancel or crash left
+    std::string historyJson;     ///< Stage B's per-epoch history, as the file's metadata holds it
 };
 
 /// Where Stage B keeps its resume state for `output` (the same file `once train fit` uses).

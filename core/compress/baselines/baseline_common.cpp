@@ -21,7 +21,7 @@ std::string shapeText(const at::Tensor& t) {
 
 }  // namespace
 
-PreparedVideo prepareVideo(const std::string& method, const VideoTokens& video) {
+PreparedVideo prepareVideo(const std::string& method, const EncodedVideo& video) {
     const at::Tensor& f = video.features;
     if (!f.defined() || f.dim() != 3 || f.size(0) < 1 || f.size(1) < 1 || f.size(2) < 1) {
         fail("method '" + method + "' needs one video's tokens", {}, "features",
@@ -67,7 +67,7 @@ PreparedVideo prepareVideo(const std::string& method, const VideoTokens& video) 
     return v;
 }
 
-void BaselineCompressor::prepare(const VideoTokens& video, Progress* /*progress*/) {
+void BaselineCompressor::prepare(const EncodedVideo& video, Progress* /*progress*/) {
     prepared_ = false;
     const auto start = std::chrono::steady_clock::now();
     video_ = prepareVideo(method_, video);

@@ -26,7 +26,7 @@ struct PreparedVideo {
 
 /// Throws OnceError naming `method` when features are not [T, P, D] with T, P, D >= 1, or a
 /// side input or the grid does not match them.
-PreparedVideo prepareVideo(const std::string& method, const VideoTokens& video);
+PreparedVideo prepareVideo(const std::string& method, const EncodedVideo& video);
 
 /// Base class of the baselines: prepare() validates and keeps the video, compress() checks the
 /// call order and the budget, then calls run().
@@ -34,7 +34,7 @@ class BaselineCompressor : public TokenCompressor {
   public:
     explicit BaselineCompressor(std::string method) : method_(std::move(method)) {}
     std::string method() const override { return method_; }
-    void prepare(const VideoTokens& video, Progress* progress) override;
+    void prepare(const EncodedVideo& video, Progress* progress) override;
     CompressionResult compress(std::int64_t budget, std::uint64_t seed) override;
 
   protected:

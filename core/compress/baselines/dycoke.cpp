@@ -13,6 +13,8 @@
 // pair loop drops the last frame; here it is kept whole.
 #include <ATen/ATen.h>
 
+#include <algorithm>
+
 #include "compress/baselines/baseline_common.h"
 
 namespace once::baselines {
@@ -109,7 +111,16 @@ const bool registered = [] {
                         "least similar tokens, keep ratio from the budget",
                         "ModelTC/llmc llmc/compression/token_reduction/dycoke.py (dycole_ttm, "
                         "port of KD-TAO/DyCoke)",
-                        {}},
+                        {},
+                        false,
+                        "DyCoke",
+                        false,
+                        [](const BudgetShape& s, const CompressorParams&) {
+                            // One whole frame, or one token per pruned frame when all are pruned.
+                            return BudgetRange{std::max(s.patches, s.frames), s.tokens(),
+                                               "whole key frames first, then the least similar "
+                                               "tokens of the others"};
+                        }},
                        [](const CompressorSpec&) { return std::make_unique<DyCoke>(); });
     return true;
 }();

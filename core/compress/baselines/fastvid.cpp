@@ -230,7 +230,10 @@ const bool registered = [] {
          "FastVID: DySeg segments, salient tokens by attention (frame-mean cosine without it), "
          "DPC-kNN anchors merged per segment",
          "ModelTC/llmc llmc/compression/token_reduction/fastvid.py (port of LunarShen/FastVID)",
-         kDefaults},
+         kDefaults, false, "FastVID", false,
+         [](const BudgetShape& s, const CompressorParams&) {
+             return BudgetRange{s.frames, s.tokens(), "floor(B / T) tokens kept per frame"};
+         }},
         [](const CompressorSpec& spec) {
             const auto& d = compressorInfo("fastvid").defaults;
             const auto& q = spec.params;

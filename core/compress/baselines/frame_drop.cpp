@@ -38,7 +38,15 @@ const bool registered = [] {
                         "of them",
                         "numpy.linspace frame sampling as in LLaVA-VL/LLaVA-NeXT "
                         "playground/demo/video_demo.py (load_video); frame count from the budget",
-                        {}},
+                        {},
+                        false,
+                        "Frame drop",
+                        false,
+                        [](const BudgetShape& s, const CompressorParams&) {
+                            return BudgetRange{s.patches, s.tokens(),
+                                               "whole frames: floor(B / P) of them, all P "
+                                               "tokens each"};
+                        }},
                        [](const CompressorSpec&) { return std::make_unique<FrameDrop>(); });
     return true;
 }();

@@ -55,7 +55,16 @@ const bool registered = [] {
                         "T x ceil(H/s) x ceil(W/s) <= budget",
                         "LLaVA-VL/LLaVA-NeXT llava/model/llava_arch.py (get_2dPool, average "
                         "pooling); stride from the budget",
-                        {}},
+                        {},
+                        false,
+                        "Spatial pooling",
+                        false,
+                        [](const BudgetShape& s, const CompressorParams&) {
+                            // The coarsest stride leaves one token per frame.
+                            return BudgetRange{s.frames, s.tokens(),
+                                               "every frame pooled with the smallest stride "
+                                               "that fits T x ceil(H/s) x ceil(W/s) <= B"};
+                        }},
                        [](const CompressorSpec&) { return std::make_unique<SpatialPool>(); });
     return true;
 }();

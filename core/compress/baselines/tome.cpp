@@ -98,14 +98,17 @@ const bool registered = [] {
                         "(0: as many as allowed) until the budget is met",
                         "facebookresearch/ToMe tome/merge.py (bipartite_soft_matching, "
                         "merge_wavg)",
-                        {{"r", "0"}}},
+                        {{"r", "0"}},
+                        false,
+                        "ToMe",
+                        false,
+                        {}},
                        [](const CompressorSpec& spec) {
                            const std::int64_t r =
                                paramInt("tome", spec.params, compressorInfo("tome").defaults, "r");
                            if (r < 0) {
                                fail("parameter of method 'tome' out of range", {}, "r",
-                                    ">= 0 (0: as many as allowed)",
-                                    std::to_string(r));
+                                    ">= 0 (0: as many as allowed)", std::to_string(r));
                            }
                            return std::make_unique<Tome>(r);
                        });

@@ -102,7 +102,14 @@ const bool registered = [] {
          "ModelTC/llmc llmc/compression/token_reduction/visionzip.py (port of "
          "dvlab-research/VisionZip); SigLIP importance as in cokeshao/HoliTom "
          "llava/model/multimodal_encoder/siglip_encoder.py",
-         {{"dominant", "54"}, {"contextual", "10"}}},
+         {{"dominant", "54"}, {"contextual", "10"}},
+         false,
+         "VisionZip",
+         false,
+         [](const BudgetShape& s, const CompressorParams&) {
+             return BudgetRange{s.frames, s.tokens(),
+                                "floor(B / T) tokens per frame, dominant then contextual"};
+         }},
         [](const CompressorSpec& spec) {
             const auto& d = compressorInfo("visionzip").defaults;
             const std::int64_t dom = paramInt("visionzip", spec.params, d, "dominant");

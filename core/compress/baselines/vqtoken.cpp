@@ -143,7 +143,20 @@ const bool registered = [] {
          "VQToken adaptive k-means: cosine k-means++ per video, K by the elbow rule over "
          "[k_min, k_max] capped by the budget, cluster means",
          "Hai-chao-Zhang/VQToken VQToken/cluster.py (AdaptiveKMeansTorch, elbow; KMeansTorch)",
-         {{"k_min", "12"}, {"k_max", "32"}, {"max_iteration", "100"}, {"tol", "1e-4"}}},
+         {{"k_min", "12"}, {"k_max", "32"}, {"max_iteration", "100"}, {"tol", "1e-4"}},
+         false,
+         "VQToken",
+         false,
+         [](const BudgetShape& s, const CompressorParams& params) {
+             // The elbow rule picks K in [k_min, min(k_max, B)]: a budget above k_max changes
+             // nothing, and the output count is the method's choice, not the budget.
+             const auto& d = compressorInfo("vqtoken").defaults;
+             const std::int64_t kMax = paramInt("vqtoken", params, d, "k_max");
+             const std::int64_t kMin = paramInt("vqtoken", params, d, "k_min");
+             return BudgetRange{1, std::min(kMax, s.tokens()),
+                                "its own cluster count K in [" + std::to_string(kMin) + ", " +
+                                    std::to_string(kMax) + "] by the elbow rule, capped by B"};
+         }},
         [](const CompressorSpec& spec) {
             const auto& d = compressorInfo("vqtoken").defaults;
             VqParams p;

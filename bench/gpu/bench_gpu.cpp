@@ -1,0 +1,446 @@
+// GPU measurements of issue 19, one driver with three commands (bench/gpu/run.sh runs them):
+//
+//   bench_gpu check    [--device cuda]   GPU vs CPU comparison of the compression (the Qt-free
+//                                         twin of tests/compress/test_assign_gpu.cpp, for a
+//                                         machine without Qt); exit 1 on any mismatch
+//   bench_gpu compress [--n --k --d --budget --reps --device --out]
+//                                         ours vs the same computation in LibTorch eager ops vs
+//                                         the same-shape GEMM (cuBLAS on a GPU), same run
+//   bench_gpu e2e --model DIR [--frames --budgets --new-tokens --device --out]
+//                                         encode → compress → prefill → decode, Dense and ONCE
+//                                         at each budget, with the product's own model code
+//
+// Every command also runs on the CPU at small shapes (run.sh --dry-run). Decoding video needs
+// FFmpeg, which the GPU machine lacks: frames are synthetic preprocessed pixels, and the decode
+// stage is reported as not measured. Times are medians of --reps runs after warm-ups, each
+// ended by a device synchronisation.
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codebook/codebook.h"
+#include "compress/assign_backend.h"
+#include "compress/compression.h"
+#include "compress/device_compress.h"
+#include "compress/pooling.h"
+#include "models/generation.h"
+#include "models/hf_checkpoint.h"
+#include "models/llava_ov_encoder.h"
+#include "models/qwen2_model.h"
+#include "util/device.h"
+#include "util/dtype_choice.h"
+#include "util/error.h"
+
+#ifdef ONCE_HAVE_GPU
+#include <cuda_runtime_api.h>
+#endif
+
+using namespace once;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// --key value arguments.
+struct Args {
+    std::map<std::string, std::string> kv;
+    std::string get(const std::string& k, const std::string& def) const {
+        auto it = kv.find(k);
+        return it == kv.end() ? def : it->second;
+    }
+    std::int64_t getInt(const std::string& k, std::int64_t def) const {
+        return kv.count(k) ? std::stoll(kv.at(k)) : def;
+    }
+};
+
+void synchronize(const at::Device& device) {
+#ifdef ONCE_HAVE_GPU
+    if (device.is_cuda()) {
+        cudaDeviceSynchronize();
+    }
+#else
+    (void)device;
+#endif
+}
+
+// Median seconds of `reps` runs after `warmup` runs.
+double timeIt(const at::Device& device, int warmup, int reps, const std::function<void()>& f) {
+    for (int i = 0; i < warmup; ++i) {
+        f();
+    }
+    synchronize(device);
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) {
+        const auto t0 = Clock::now();
+        f();
+        synchronize(device);
+        t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+// Tokens around a few hundred centres (video tokens are far from uniform), so that counts are
+// skewed and some tokens miss every selected codeword, as on real features.
+at::Tensor clusteredTokens(std::int64_t n, std::int64_t d, const at::TensorOptions& on) {
+    const at::Tensor centres = at::randn({512, d}, on.dtype(at::kFloat));
+    const at::Tensor pick = at::randint(0, 512, {n}, on.dtype(at::kLong));
+    return centres.index_select(0, pick) + 0.5 * at::randn({n, d}, on.dtype(at::kFloat));
+}
+
+void writeJson(const Args& a, const nlohmann::json& j) {
+    const std::string out = a.get("out", "");
+    std::cout << j.dump(2) << "\n";
+    if (!out.empty()) {
+        std::ofstream f(out + ".tmp");
+        f << j.dump(2) << "\n";
+        f.close();
+        std::rename((out + ".tmp").c_str(), out.c_str());
+    }
+}
+
+nlohmann::json deviceJson(const at::Device& device) {
+    nlohmann::json j;
+    j["device"] = device.str();
+#ifdef ONCE_HAVE_GPU
+    if (device.is_cuda()) {
+        cudaDeviceProp p{};
+        if (cudaGetDeviceProperties(&p, device.index() < 0 ? 0 : device.index()) == cudaSuccess) {
+            j["gpu"] = p.name;
+            j["sm_count"] = p.multiProcessorCount;
+        }
+    }
+#endif
+    return j;
+}
+
+// ---- check -------------------------------------------------------------------------------
+
+int check(const Args& a) {
+    const at::Device device = resolveDevice(a.get("device", "auto"));
+    at::manual_seed(3);
+    int failures = 0;
+    auto expect = [&](bool ok, const std::string& what) {
+        std::cout << (ok ? "PASS " : "FAIL ") << what << "\n";
+        failures += ok ? 0 : 1;
+    };
+    for (const std::string precision : {"float32", "bfloat16"}) {
+        for (at::ScalarType type : {at::kFloat, at::kBFloat16, at::kHalf}) {
+            const at::Tensor c = at::randn({96, 64});
+            const at::Tensor pick = at::randint(0, 48, {1200});
+            const at::Tensor x =
+                (c.index_select(0, pick) + 0.2 * at::randn({1200, 64})).view({4, 300, 64}).to(type);
+            const Codebook cb = Codebook::fromTensor(c);
+            AssignOptions o;
+            o.precision = precision;
+            o.tileRows = 256;
+            o.float32Kernel = "sgemm";
+            o.device = "cpu";
+            const Assignment ref = assignTokens(x, cb, o);
+            o.device = device.is_cuda() ? "auto" : "aten";
+            const at::Tensor xd = x.to(device);
+            const Assignment got = assignTokens(xd, cb, o);
+            const std::string tag = precision + " " + std::string(c10::toString(type)) + " " +
+                                    got.backend + "/" + got.kernel;
+            const double eps = precision == "bfloat16" ? 1e-2 : 1e-5;
+            const double scoreDiff =
+                (got.topScores.cpu() - ref.topScores).abs().max().item<double>();
+            const double differ =
+                (got.topIds.cpu() != ref.topIds).any(1).to(at::kDouble).mean().item<double>();
+            expect(scoreDiff <= eps && differ <= 0.01,
+                   "assign " + tag + ": score diff " + std::to_string(scoreDiff) +
+                       ", lists differing " + std::to_string(differ));
+            if (precision != "float32") {
+                continue;
+            }
+            for (std::int64_t b : {1, 8, 32, 1000}) {
+                CompressOptions co;
+                co.budget = b;
+                const CompressionResult r = compressAssigned(x, ref, cb, co);
+                // On the CPU the "aten" lists are host tensors, which compressAssigned serves
+                // with the host path: call the device path itself, as a GPU's lists would.
+                const CompressionResult g =
+                    device.is_cpu() ? compressOnDevice(xd.reshape({-1, 64}), got, cb, co)
+                                    : compressAssigned(xd, got, cb, co);
+                const bool same = at::equal(g.codewordIds.cpu(), r.codewordIds) &&
+                                  at::equal(g.groupSizes.cpu(), r.groupSizes) &&
+                                  at::equal(g.groupOfToken.cpu(), r.groupOfToken);
+                const double tokDiff = (g.tokens.cpu() - r.tokens).abs().max().item<double>();
+                expect(same && tokDiff <= 1e-4 && g.tokens.device() == device,
+                       "compress B=" + std::to_string(b) + " " + tag + ": groups " +
+                           (same ? "identical" : "DIFFER") + ", token diff " +
+                           std::to_string(tokDiff));
+            }
+        }
+    }
+    // Step 4 with one group holding 90 % of the tokens (the atomics hot spot), dropped tokens.
+    const std::int64_t n = 20000, d = 200, groups = 50;
+    const at::Tensor x = at::randn({n, d}).to(at::kBFloat16);
+    const at::Tensor group = at::where(at::rand({n}) < 0.9, at::zeros({n}, at::kLong),
+                                       at::randint(-1, groups - 10, {n}));
+    std::vector<std::int64_t> g(group.data_ptr<std::int64_t>(), group.data_ptr<std::int64_t>() + n);
+    at::Tensor means, sizes, dm, ds;
+    poolGroups(x, g, groups, means, sizes);
+    poolOnDevice(x.to(device), group.to(device), groups, dm, ds);
+    expect(at::equal(ds.cpu(), sizes) && (dm.cpu() - means).abs().max().item<double>() <= 1e-4,
+           "segmented pooling, skewed groups");
+    std::cout << (failures ? "check: FAILED " + std::to_string(failures) : std::string("check: ok"))
+              << " on " << device.str() << "\n";
+    return failures ? 1 : 0;
+}
+
+// ---- compress ----------------------------------------------------------------------------
+
+// The computation a PyTorch user writes with eager ops: the whole N×K score matrix, topk,
+// bincount, a scatter-add for the pooling.
+at::Tensor eagerOnce(const at::Tensor& x, const at::Tensor& cnB, std::int64_t budget, int l) {
+    const std::int64_t k = cnB.size(0);
+    const at::Tensor xf = x.to(at::kFloat);
+    const at::Tensor xn = (xf / xf.norm(2, 1, true).clamp_min(1e-12)).to(at::kBFloat16);
+    const at::Tensor s = at::mm(xn, cnB.t());
+    const at::Tensor top = std::get<1>(at::topk(s, l, 1));
+    const at::Tensor counts = at::bincount(top.select(1, 0), {}, k);
+    const at::Tensor sel = std::get<1>(at::topk(counts, std::min(budget, k)));
+    at::Tensor position = at::full({k}, -1, top.options().dtype(at::kLong));
+    position.index_put_({sel}, at::arange(sel.size(0), position.options()));
+    const at::Tensor pos = position.index({top});
+    const at::Tensor hit = pos >= 0;
+    const at::Tensor first = hit.to(at::kInt).argmax(1, true);
+    const at::Tensor listed = hit.any(1);
+    const at::Tensor fallback = at::mm(xn, cnB.index_select(0, sel).t()).argmax(1);
+    const at::Tensor group = at::where(listed, pos.gather(1, first).squeeze(1), fallback);
+    const at::Tensor sums =
+        at::zeros({sel.size(0), x.size(1)}, xf.options()).index_add_(0, group, xf);
+    const at::Tensor sizes = at::bincount(group, {}, sel.size(0));
+    return sums / sizes.clamp_min(1).unsqueeze(1).to(at::kFloat);
+}
+
+int compress(const Args& a) {
+    const at::Device device = resolveDevice(a.get("device", "auto"));
+    const std::int64_t n = a.getInt("n", 23329), k = a.getInt("k", 8192), d = a.getInt("d", 3584);
+    const std::int64_t budget = a.getInt("budget", 512);
+    const int reps = int(a.getInt("reps", 10)), l = 8;
+    at::manual_seed(0);
+    const auto on = at::TensorOptions().device(device);
+    const at::Tensor x = clusteredTokens(n, d, on).to(at::kBFloat16);
+    const Codebook cb = Codebook::fromTensor(at::randn({k, d}));
+    const at::Tensor cnB = codebookOnDevice(cb, device).to(at::kBFloat16);
+    AssignOptions ao;
+    ao.precision = "bfloat16";  // the paper's production precision
+    ao.topL = l;
+    CompressOptions co;
+    co.budget = budget;
+
+    Assignment assignment;
+    const double assign = timeIt(device, 2, reps, [&] { assignment = assignTokens(x, cb, ao); });
+    CompressionResult r;
+    const double steps25 =
+        timeIt(device, 2, reps, [&] { r = compressAssigned(x, assignment, cb, co); });
+    const double ours = timeIt(device, 1, reps, [&] {
+        const Assignment fresh = assignTokens(x, cb, ao);
+        r = compressAssigned(x, fresh, cb, co);
+    });
+    const double eager = timeIt(device, 1, reps, [&] { (void)eagerOnce(x, cnB, budget, l); });
+    const at::Tensor xn = x.contiguous(), cnT = cnB.t();
+    const double gemm = timeIt(device, 2, reps, [&] { (void)at::mm(xn, cnT); });
+
+    nlohmann::json j = deviceJson(device);
+    j["bench"] = "compress";
+    j["shape"] = {{"N", n}, {"K", k}, {"D", d}, {"B", budget}, {"L", l}, {"dtype", "bfloat16"}};
+    j["backend"] = assignment.backend + "/" + assignment.kernel;
+    j["seconds"] = {{"ours", ours},
+                    {"ours_assign", assign},
+                    {"ours_select_reassign_pool", steps25},
+                    {"eager_libtorch", eager},
+                    {"gemm_same_shape", gemm}};
+    j["ratios"] = {{"eager_over_ours", eager / ours},
+                   {"ours_over_gemm", ours / gemm},
+                   {"targets", "eager_over_ours >= 1.5, ours_over_gemm <= 1.25"}};
+    j["outputs"] = r.numOutputs;
+    j["fallback_tokens"] = r.fallbackTokens;
+    writeJson(a, j);
+    return 0;
+}
+
+// ---- e2e ---------------------------------------------------------------------------------
+
+std::vector<std::int64_t> parseList(const std::string& s) {
+    std::vector<std::int64_t> v;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');) {
+        if (!item.empty()) {
+            v.push_back(std::stoll(item));
+        }
+    }
+    return v;
+}
+
+int e2e(const Args& a) {
+    const std::string modelDir = a.get("model", "");
+    if (modelDir.empty()) {
+        fail("e2e needs a model folder", {}, "--model", "a folder from make_model.py", "nothing");
+    }
+    const at::Device device = resolveDevice(a.get("device", "auto"));
+    const DtypeChoice dtype = chooseComputeDtype(a.get("dtype", "auto"), device.str());
+    const std::int64_t frames = a.getInt("frames", 32), newTokens = a.getInt("new-tokens", 16);
+    const std::int64_t promptTokens = a.getInt("prompt-tokens", 40);
+    const int reps = int(a.getInt("reps", 3));
+    const std::vector<std::int64_t> budgets = parseList(a.get("budgets", "32,64,128,256,512,1024"));
+
+    EncoderOptions eo;
+    eo.modelDir = modelDir;
+    eo.device = device.str();
+    eo.dtype = dtype.resolved;
+    eo.poolStride = int(a.getInt("pool-stride", 1));
+    const auto t0 = Clock::now();
+    LlavaOvEncoder encoder(eo);
+    const Qwen2Model model =
+        Qwen2Model::load(HfCheckpoint::open(modelDir), {device.str(), dtype.resolved});
+    synchronize(device);
+    const double loadSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const std::int64_t image = encoder.config().vision.imageSize;
+
+    // Synthetic preprocessed frames: the model's work does not depend on pixel values.
+    at::manual_seed(0);
+    const at::Tensor pixels =
+        at::randn({frames, 3, image, image}, at::TensorOptions().device(device).dtype(at::kFloat));
+    const at::Tensor ids = at::randint(0, model.config().vocabSize, {promptTokens},
+                                       at::TensorOptions().device(device).dtype(at::kLong));
+    const at::Tensor before = model.embed(ids.narrow(0, 0, promptTokens / 2));
+    const at::Tensor after =
+        model.embed(ids.narrow(0, promptTokens / 2, promptTokens - promptTokens / 2));
+    const Codebook cb = Codebook::fromTensor(at::randn({a.getInt("k", 8192), encoder.dim()}));
+    codebookOnDevice(cb, device);  // resident, as in a session that keeps its codebook
+
+    nlohmann::json runs = nlohmann::json::array();
+    std::vector<std::int64_t> methods{0};  // 0: dense
+    methods.insert(methods.end(), budgets.begin(), budgets.end());
+    for (const std::int64_t budget : methods) {
+        std::vector<nlohmann::json> samples;
+        for (int rep = 0; rep < reps + 1; ++rep) {  // the first run warms up
+            resetDevicePeakMemory(device);
+            nlohmann::json s;
+            synchronize(device);
+            auto t = Clock::now();
+            EncodedVideo v = encoder.encodePixels(pixels);
+            synchronize(device);
+            s["encode"] = std::chrono::duration<double>(Clock::now() - t).count();
+            at::Tensor visual;
+            t = Clock::now();
+            if (budget == 0) {
+                visual = v.features.reshape({-1, v.features.size(-1)});
+                s["compress"] = 0.0;
+            } else {
+                AssignOptions ao;
+                ao.precision = "bfloat16";
+                CompressOptions co;
+                co.budget = budget;
+                const Assignment asg = assignTokens(v.features, cb, ao);
+                visual = compressAssigned(v.features, asg, cb, co).tokens;
+                synchronize(device);
+                s["compress"] = std::chrono::duration<double>(Clock::now() - t).count();
+            }
+            if (v.layoutTokens.defined()) {
+                visual =
+                    at::cat({visual.to(device, at::kFloat), v.layoutTokens.to(device, at::kFloat)});
+            }
+            const at::Tensor prompt = at::cat({before, visual.to(before.scalar_type()), after});
+            GenerationOptions go;
+            go.maxNewTokens = newTokens;  // no stop token: the same work as real weights
+            const GenerationResult g = generate(model, prompt, go);
+            s["visual_tokens"] = visual.size(0);
+            s["prompt_tokens"] = g.promptLength;
+            s["prefill"] = g.prefillSeconds;
+            s["decode_tokens"] = std::int64_t(g.tokens.size());
+            s["per_token_decode"] =
+                g.tokens.size() > 1 ? g.decodeSeconds / double(g.tokens.size() - 1) : 0.0;
+            s["generate"] = g.decodeSeconds;
+            s["first_token"] =
+                s["encode"].get<double>() + s["compress"].get<double>() + g.prefillSeconds;
+            s["end_to_end"] = s["first_token"].get<double>() + g.decodeSeconds;
+            s["peak_reserved_bytes"] = devicePeakReservedBytes(device);
+            if (rep > 0) {
+                samples.push_back(s);
+            }
+        }
+        // Median per field.
+        nlohmann::json m;
+        for (const auto& [key, value] : samples.front().items()) {
+            std::vector<double> vals;
+            for (const auto& s : samples) {
+                vals.push_back(s[key].get<double>());
+            }
+            std::sort(vals.begin(), vals.end());
+            m[key] = vals[vals.size() / 2];
+        }
+        m["method"] = budget == 0 ? "dense" : "once";
+        m["budget"] = budget == 0 ? nlohmann::json(nullptr) : nlohmann::json(budget);
+        m["decode"] = nullptr;  // video decoding: not measured (no FFmpeg on the GPU machine)
+        std::cerr << m.dump() << "\n";
+        runs.push_back(m);
+    }
+    const double dense = runs[0]["end_to_end"].get<double>(),
+                 densePrefill = runs[0]["prefill"].get<double>();
+    for (auto& r : runs) {
+        r["speedup_end_to_end"] = dense / r["end_to_end"].get<double>();
+        r["speedup_prefill"] = densePrefill / r["prefill"].get<double>();
+    }
+    nlohmann::json j = deviceJson(device);
+    j["bench"] = "e2e";
+    j["model"] = modelDir;
+    j["dtype"] = {
+        {"requested", dtype.requested}, {"resolved", dtype.resolved}, {"reason", dtype.reason}};
+    j["frames"] = frames;
+    j["image_size"] = image;
+    j["new_tokens"] = newTokens;
+    j["load_seconds"] = loadSeconds;
+    j["hidden"] = model.config().hiddenSize;
+    j["layers"] = model.config().numLayers;
+    j["runs"] = runs;
+    writeJson(a, j);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::cerr << "usage: bench_gpu check|compress|e2e [--key value ...]\n";
+        return 2;
+    }
+    Args a;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        std::string key = argv[i];
+        if (key.rfind("--", 0) != 0) {
+            std::cerr << "expected --key value, got " << key << "\n";
+            return 2;
+        }
+        a.kv[key.substr(2)] = argv[i + 1];
+    }
+    try {
+        const std::string cmd = argv[1];
+        if (cmd == "check") {
+            return check(a);
+        }
+        if (cmd == "compress") {
+            return compress(a);
+        }
+        if (cmd == "e2e") {
+            return e2e(a);
+        }
+        std::cerr << "unknown command " << cmd << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "bench_gpu: " << e.what() << "\n";
+        return 1;
+    }
+}

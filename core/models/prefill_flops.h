@@ -1,0 +1,31 @@
+#pragma once
+// Prefill FLOPs of a decoder-only LLM from its actual input length (DESIGN §3, efficiency): what
+// `once ask` reports, the evaluation records and the studio's budget chart draws. Counts
+// multiply-adds as 2 FLOPs, all layers, the causal attention term, and the LM head for the last
+// position only (prefill returns one next token). Checked against torch's FLOP counter in
+// tests/pipeline/test_answer_parity.cpp.
+#include <cstdint>
+#include <string>
+
+namespace once {
+
+struct Qwen2Config;
+
+/// The sizes the count depends on.
+struct LlmShape {
+    std::string name;
+    std::int64_t layers = 0, hidden = 0, intermediate = 0;
+    std::int64_t heads = 0, kvHeads = 0, headDim = 0;
+    std::int64_t vocab = 0;
+    bool valid() const { return layers > 0 && hidden > 0 && heads > 0 && headDim > 0; }
+
+    /// Qwen2-7B, the LLM of LLaVA-OneVision-7B (the paper's main backbone): the reference used
+    /// when no model folder is loaded.
+    static LlmShape qwen2_7b();
+    static LlmShape of(const Qwen2Config& config, std::string name);
+};
+
+/// FLOPs to prefill `tokens` input tokens (text + visual); 0 for an invalid shape or no token.
+double prefillFlops(const LlmShape& shape, std::int64_t tokens);
+
+}  // namespace once

@@ -1,0 +1,37 @@
+#include "charts/chart_legend.h"
+
+#include <qcustomplot.h>
+
+namespace once::studio {
+
+void placeLegendBelow(QCustomPlot* plot) {
+    QCPLayoutGrid* layout = plot->plotLayout();
+    if (layout->rowCount() > 1 && layout->element(1, 0) != nullptr &&
+        plot->legend->layout() != nullptr && plot->legend->layout() != plot->axisRect()->insetLayout()) {
+        return;  // already below
+    }
+    // Out of the axis rect's inset layout into a row of its own below the axes.
+    if (plot->axisRect()->insetLayout()->take(plot->legend)) {
+        plot->axisRect()->insetLayout()->simplify();
+    }
+    auto* row = new QCPLayoutGrid;
+    layout->addElement(1, 0, row);
+    row->setMargins(QMargins(0, 0, 0, 4));
+    row->addElement(0, 0, plot->legend);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setWrap(3);  // at most three entries a line
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setBrush(Qt::NoBrush);
+    layout->setRowStretchFactor(1, 0.001);  // as high as the legend needs, no more
+}
+
+void updateLegendVisibility(QCustomPlot* plot) {
+    const bool any = plot->legend->itemCount() > 0;
+    plot->legend->setVisible(any);
+    // An empty row keeps no height: the layout element's visibility follows the legend.
+    if (auto* row = qobject_cast<QCPLayoutGrid*>(plot->legend->layout())) {
+        row->setVisible(any);
+    }
+}
+
+}  // namespace once::studio

@@ -1,0 +1,15 @@
+#pragma once
+// Legends that never hide data (issue 16: legends inside the axis rect covered the lines, and an
+// empty legend box showed before a sweep): the legend sits in its own row under the axis rect,
+// laid out in columns, and shows only while it has entries.
+class QCustomPlot;
+
+namespace once::studio {
+
+/// Moves the plot's legend under the axis rect (once; later calls only refresh it).
+void placeLegendBelow(QCustomPlot* plot);
+/// Shows the legend only when it has at least one entry; call after adding or removing
+/// plottables, before replot().
+void updateLegendVisibility(QCustomPlot* plot);
+
+}  // namespace once::studio
