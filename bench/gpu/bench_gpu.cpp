@@ -36,6 +36,7 @@
 #include "models/generation.h"
 #include "models/hf_checkpoint.h"
 #include "models/llava_ov_encoder.h"
+#include "models/qwen2_config.h"
 #include "models/qwen2_model.h"
 #include "util/device.h"
 #include "util/dtype_choice.h"
@@ -308,6 +309,22 @@ int e2e(const Args& a) {
     synchronize(device);
     const double loadSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
     const std::int64_t image = encoder.config().vision.imageSize;
+    // The decoding bound: every layer's weights and the head are read once per new token, plus
+    // the KV cache; against the device's own copy bandwidth measured now (read + write).
+    const Qwen2Config& c = model.config();
+    const double elem = double(at::elementSize(model.dtype()));
+    const double weightBytes =
+        elem *
+        (double(c.numLayers) * (double(c.hiddenSize) * double(c.numHeads * c.headDim) * 2.0 +
+                                double(c.hiddenSize) * double(c.numKvHeads * c.headDim) * 2.0 +
+                                3.0 * double(c.hiddenSize) * double(c.intermediateSize)) +
+         double(c.vocabSize) * double(c.hiddenSize));
+    const double kvBytesPerToken = elem * 2.0 * double(c.numLayers * c.numKvHeads * c.headDim);
+    const at::Tensor buffer =
+        at::empty({std::int64_t(1) << 28}, at::TensorOptions().device(device).dtype(at::kFloat));
+    at::Tensor copy = at::empty_like(buffer);
+    const double copySeconds = timeIt(device, 2, 5, [&] { copy.copy_(buffer); });
+    const double bandwidth = 2.0 * double(buffer.nbytes()) / copySeconds;
 
     // Synthetic preprocessed frames: the model's work does not depend on pixel values.
     at::manual_seed(0);
@@ -368,6 +385,11 @@ int e2e(const Args& a) {
                 s["encode"].get<double>() + s["compress"].get<double>() + g.prefillSeconds;
             s["end_to_end"] = s["first_token"].get<double>() + g.decodeSeconds;
             s["peak_reserved_bytes"] = devicePeakReservedBytes(device);
+            // Bytes one decoding step must read (weights + the cache at its mean length).
+            const double perToken = s["per_token_decode"].get<double>();
+            const double stepBytes =
+                weightBytes + kvBytesPerToken * (double(g.promptLength) + double(newTokens) / 2);
+            s["decode_bandwidth_fraction"] = perToken > 0 ? stepBytes / perToken / bandwidth : 0.0;
             if (rep > 0) {
                 samples.push_back(s);
             }
@@ -403,6 +425,8 @@ int e2e(const Args& a) {
     j["image_size"] = image;
     j["new_tokens"] = newTokens;
     j["load_seconds"] = loadSeconds;
+    j["llm_weight_bytes"] = weightBytes;
+    j["copy_bandwidth_bytes_per_s"] = bandwidth;
     j["hidden"] = model.config().hiddenSize;
     j["layers"] = model.config().numLayers;
     j["runs"] = runs;

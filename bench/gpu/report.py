@@ -42,8 +42,8 @@ def main():
                 f"{j['dtype']['resolved']} ({j.get('gpu', j['device'])})", "",
                 "| method | visual tokens | encode | compress | prefill | first token | "
                 "per-token decode | end to end | peak reserved GiB | speedup e2e | "
-                "speedup prefill |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                "speedup prefill | decode / HBM bound |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in j["runs"]:
             method = "Dense" if r["method"] == "dense" else f"ONCE B={r['budget']}"
             peak = r["peak_reserved_bytes"]
@@ -51,9 +51,14 @@ def main():
             out.append(f"| {method} | {int(r['visual_tokens']):,} | {ms(r['encode'])} | "
                        f"{ms(r['compress'])} | {ms(r['prefill'])} | {ms(r['first_token'])} | "
                        f"{ms(r['per_token_decode'])} | {ms(r['end_to_end'])} | {peak} | "
-                       f"{r['speedup_end_to_end']:.2f}× | {r['speedup_prefill']:.1f}× |")
+                       f"{r['speedup_end_to_end']:.2f}× | {r['speedup_prefill']:.1f}× | "
+                       f"{100 * r.get('decode_bandwidth_fraction', 0):.0f} % |")
+        bw = j.get("copy_bandwidth_bytes_per_s", 0) / 1e12
         out += ["", "Times in ms (medians). Video decoding is not measured (synthetic frames: "
-                "no FFmpeg on the GPU machine).", ""]
+                "no FFmpeg on the GPU machine). Decode / HBM bound: the bytes one step must read "
+                f"(LLM weights {j.get('llm_weight_bytes', 0) / 2**30:.1f} GiB + KV cache) over the "
+                f"per-token time, against the device copy bandwidth measured in the same run "
+                f"({bw:.2f} TB/s, read + write; target ≥ 60 %).", ""]
     print("\n".join(out))
 
 

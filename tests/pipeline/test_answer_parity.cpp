@@ -222,8 +222,8 @@ class TestAnswerParity : public QObject {
         auto r = test::runCli(
             {"ask", "--features", QString::fromStdString(dir_) + "/features.safetensors", "--model",
              QString::fromStdString(dir_), "--dense", "--question",
-             QString::fromStdString(kQuestion), "--max-new-tokens", "12", "--json",
-             "--dtype", "float32"});  // the reference's numerics (auto may pick BF16)
+             QString::fromStdString(kQuestion), "--max-new-tokens", "12", "--json", "--dtype",
+             "float32"});  // the reference's numerics (auto may pick BF16)
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         auto j = nlohmann::json::parse(r.out.toStdString());
         auto want = untilStop(idsOf(tensorOf(dir_ + "/ref.safetensors", "generated")), stops());
