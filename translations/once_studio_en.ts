@@ -676,6 +676,12 @@
         <source>Cannot open analysis results</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Nothing was loaded from %1; the charts keep what they showed.
+
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::FrameOverlayView</name>

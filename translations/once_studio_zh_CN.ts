@@ -676,6 +676,14 @@
         <source>Cannot open analysis results</source>
         <translation>无法打开分析结果</translation>
     </message>
+    <message>
+        <source>Nothing was loaded from %1; the charts keep what they showed.
+
+%2</source>
+        <translation>未从 %1 加载任何内容；图表保持原样。
+
+%2</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::FrameOverlayView</name>

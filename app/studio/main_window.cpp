@@ -1,7 +1,5 @@
 #include "main_window.h"
 
-#include "io/file_kind.h"
-
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
@@ -20,20 +18,19 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
-#include <QTabBar>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTime>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "app_settings.h"
-#include "dock_scroll_area.h"
-#include "help_dialogs.h"
-#include "version_info.h"
 #include "budget/budget_panel.h"
 #include "charts/chart_widget.h"
 #include "charts/charts_panel.h"
 #include "codebook/codebook.h"
+#include "help_dialogs.h"
+#include "io/file_kind.h"
 #include "overlay/frame_overlay_view.h"
 #include "overlay/frame_strip.h"
 #include "overlay/group_overlay.h"
@@ -48,6 +45,7 @@
 #include "tasks/background_task.h"
 #include "tasks/task_status.h"
 #include "trainer/trainer_panel.h"
+#include "version_info.h"
 
 namespace once::studio {
 
@@ -217,12 +215,14 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
         // The panels' natural minimums add up to more than a 1366 × 768 screen (issue 16); in a
         // scroll area a dock can be made small and its panel scrolls instead of pushing the
         // window past the screen.
-        // The budget panel is notes and form rows: it takes the height its wrapped notes need
-        // (issue 16: "needs a codebook" lay over the method box); the other panels hold their
-        // own scroll areas and shrink better without.
-        auto* scroll =
-            new DockScrollArea(widget, qobject_cast<BudgetPanel*>(widget) != nullptr, dock);
+        // QScrollArea gives a panel with word-wrapped notes the height they need at the dock's
+        // width (height-for-width), so a wrapped note never lies over the widgets below it
+        // (app_studio_test_studio_feedback).
+        auto* scroll = new QScrollArea(dock);
         scroll->setObjectName(objectName + QStringLiteral("Scroll"));
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidget(widget);
         dock->setWidget(scroll);
     }
     addDockWidget(area, dock);
@@ -380,8 +380,7 @@ QString MainWindow::askOpenFile(const QString& title, const QString& filter) {
 void MainWindow::openVideo() {
     const QString path = askOpenFile(
         tr("Open Video"),
-        tr("Videos (%1);;All files (*)")
-            .arg(QString::fromStdString(once::videoGlobPatterns())));
+        tr("Videos (%1);;All files (*)").arg(QString::fromStdString(once::videoGlobPatterns())));
     if (!path.isEmpty()) {
         session_->openVideo(path);
     }
@@ -463,8 +462,9 @@ void MainWindow::showShortcuts() {
 }
 
 QString MainWindow::engineMessageNote() {
-    return tr("Messages from the ONCE engine are in English, exactly as the command line prints "
-              "them: they name the file, the field, what was expected and what was found.");
+    return tr(
+        "Messages from the ONCE engine are in English, exactly as the command line prints "
+        "them: they name the file, the field, what was expected and what was found.");
 }
 
 QString MainWindow::readyMessage() {
@@ -514,9 +514,10 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
         const bool frameKey = (key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) &&
                               key->modifiers() == Qt::ControlModifier;
         auto* w = qobject_cast<QWidget*>(watched);
-        const bool claimant = w != nullptr && (qobject_cast<QAbstractSpinBox*>(w) != nullptr ||
-                                               qobject_cast<QAbstractSpinBox*>(w->parent()) != nullptr ||
-                                               qobject_cast<QTabBar*>(w) != nullptr);
+        const bool claimant =
+            w != nullptr && (qobject_cast<QAbstractSpinBox*>(w) != nullptr ||
+                             qobject_cast<QAbstractSpinBox*>(w->parent()) != nullptr ||
+                             qobject_cast<QTabBar*>(w) != nullptr);
         if (frameKey && claimant && isAncestorOf(w)) {  // floating docks are children too
             event->ignore();
             return true;  // not overridden: the window's shortcut fires

@@ -25,11 +25,11 @@ QList<QPair<QString, QString>> versionDetails() {
     QList<QPair<QString, QString>> rows;
     rows << qMakePair(QStringLiteral("ONCE Studio"), QApplication::applicationVersion());
     const QString qtRuntime = QString::fromLatin1(qVersion());
-    rows << qMakePair(QStringLiteral("Qt"),
-                      qtRuntime == QLatin1String(QT_VERSION_STR)
-                          ? qtRuntime
-                          : VersionInfo::tr("%1 (built with %2)")
-                                .arg(qtRuntime, QLatin1String(QT_VERSION_STR)));
+    rows << qMakePair(
+        QStringLiteral("Qt"),
+        qtRuntime == QLatin1String(QT_VERSION_STR)
+            ? qtRuntime
+            : VersionInfo::tr("%1 (built with %2)").arg(qtRuntime, QLatin1String(QT_VERSION_STR)));
     rows << qMakePair(QStringLiteral("LibTorch"), QStringLiteral(TORCH_VERSION));
     std::string why;
     QString cuda;
@@ -44,10 +44,9 @@ QList<QPair<QString, QString>> versionDetails() {
 #ifdef ONCE_HAVE_FFMPEG
     rows << qMakePair(QStringLiteral("FFmpeg"), QString::fromLatin1(av_version_info()));
 #endif
-    rows << qMakePair(VersionInfo::tr("System"), QSysInfo::prettyProductName() +
-                                                     QStringLiteral(" (") +
-                                                     QSysInfo::currentCpuArchitecture() +
-                                                     QLatin1Char(')'));
+    rows << qMakePair(VersionInfo::tr("System"),
+                      QSysInfo::prettyProductName() + QStringLiteral(" (") +
+                          QSysInfo::currentCpuArchitecture() + QLatin1Char(')'));
     return rows;
 }
 

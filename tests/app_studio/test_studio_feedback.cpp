@@ -153,17 +153,19 @@ class TestStudioFeedback : public QObject {
         auto* guide = window.findChild<QDialog*>(QStringLiteral("userGuide"));
         QVERIFY(guide != nullptr && guide->isVisible());
         auto* text = guide->findChild<QTextBrowser*>(QStringLiteral("userGuideText"));
-        QVERIFY2(text->toPlainText().contains(QStringLiteral("ONCE Studio — the desktop application")),
-                 qPrintable(text->toPlainText().left(200)));
+        QVERIFY2(
+            text->toPlainText().contains(QStringLiteral("ONCE Studio — the desktop application")),
+            qPrintable(text->toPlainText().left(200)));
         QVERIFY(text->toPlainText().contains(QLatin1String("Budget panel")));
         guide->close();
 
         const auto shortcuts = shortcutList(window.menuBar());
         bool next = false, guideKey = false;
         for (const auto& [action, keys] : shortcuts) {
-            next = next || (action == QLatin1String("Next Frame") &&
-                            keys == QKeySequence(Qt::CTRL | Qt::Key_Right)
-                                        .toString(QKeySequence::NativeText));
+            next =
+                next ||
+                (action == QLatin1String("Next Frame") &&
+                 keys == QKeySequence(Qt::CTRL | Qt::Key_Right).toString(QKeySequence::NativeText));
             guideKey = guideKey || action == QLatin1String("User Guide");
         }
         QVERIFY(next);
@@ -187,21 +189,25 @@ class TestStudioFeedback : public QObject {
             SettingsDialog dialog(PipelineSettings{}, QString());
             dialog.show();
             QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-            dialog.samplingEdit()->setText(QStringLiteral("uniform:0@9-3 and a rule far too long "
-                                                          "to fit on one line of this dialog"));
+            dialog.samplingEdit()->setText(
+                QStringLiteral("uniform:0@9-3 and a rule far too long "
+                               "to fit on one line of this dialog"));
             dialog.accept();
             QVERIFY(dialog.isVisible());  // refused
             QLabel* error = dialog.samplingErrorLabel();
             QVERIFY(error->isVisible());
             QTest::qWait(50);
             QVERIFY2(error->height() >= error->heightForWidth(error->width()),
-                     qPrintable(QStringLiteral("%1 < %2").arg(error->height()).arg(
-                         error->heightForWidth(error->width()))));
-            QVERIFY(dialog.rect().contains(QRect(error->mapTo(&dialog, QPoint(0, 0)), error->size())));
+                     qPrintable(QStringLiteral("%1 < %2")
+                                    .arg(error->height())
+                                    .arg(error->heightForWidth(error->width()))));
+            QVERIFY(
+                dialog.rect().contains(QRect(error->mapTo(&dialog, QPoint(0, 0)), error->size())));
             if (lang == QLatin1String("zh_CN")) {
                 QVERIFY2(error->text().contains(QStringLiteral("无效")), qPrintable(error->text()));
             } else {
-                QVERIFY(error->text().startsWith(QLatin1String("This frame sampling rule is not valid")));
+                QVERIFY(error->text().startsWith(
+                    QLatin1String("This frame sampling rule is not valid")));
             }
             // Typing again clears the message.
             QTest::keyClick(dialog.samplingEdit(), Qt::Key_Backspace);
@@ -243,6 +249,9 @@ class TestStudioFeedback : public QObject {
         // Narrow dock: the notice wraps onto several lines.
         auto* dock = window.findChild<QDockWidget*>(QStringLiteral("budgetDock"));
         window.resizeDocks({dock}, {200}, Qt::Horizontal);
+        // Short, too: the panel is squeezed to its minimum height, which once ignored how many
+        // lines the notice wraps onto.
+        window.resizeDocks({dock}, {140}, Qt::Vertical);
         QTest::qWait(200);
         QLabel* notice = nullptr;
         for (QLabel* l : panel->findChildren<QLabel*>()) {
@@ -252,15 +261,16 @@ class TestStudioFeedback : public QObject {
         }
         QVERIFY(notice != nullptr);
         QVERIFY2(notice->height() >= notice->heightForWidth(notice->width()),
-                 qPrintable(QStringLiteral("%1 < %2").arg(notice->height()).arg(
-                     notice->heightForWidth(notice->width()))));
+                 qPrintable(QStringLiteral("%1 < %2")
+                                .arg(notice->height())
+                                .arg(notice->heightForWidth(notice->width()))));
         for (QWidget* w : panel->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
             if (w == notice || !w->isVisible() || w->isWindow()) {
                 continue;
             }
-            QVERIFY2(!w->geometry().intersects(notice->geometry()),
-                     qPrintable(w->metaObject()->className() + QStringLiteral(" ") +
-                                w->objectName()));
+            QVERIFY2(
+                !w->geometry().intersects(notice->geometry()),
+                qPrintable(w->metaObject()->className() + QStringLiteral(" ") + w->objectName()));
         }
     }
 };

@@ -47,7 +47,8 @@ QList<Message> readTs(const QString& path) {
             m.source = xml.readElementText();
         } else if (xml.name() == QLatin1String("translation")) {
             m.type = xml.attributes().value(QLatin1String("type")).toString();
-            m.translation = xml.readElementText(QXmlStreamReader::IncludeChildElements);  // numerus forms
+            m.translation =
+                xml.readElementText(QXmlStreamReader::IncludeChildElements);  // numerus forms
             out << m;
         }
     }

@@ -121,8 +121,9 @@ class TestOverlayInteraction : public QObject {
         QTest::mouseMove(&view, anchor + QPoint(-30, 0));
         QTest::mouseMove(&view, anchor + QPoint(-60, 0));
         QTest::mouseRelease(&view, Qt::LeftButton, {}, anchor + QPoint(-60, 0));
-        QVERIFY2(view.frameRect().left() < before.left() - 20,
-                 qPrintable(QStringLiteral("%1 → %2").arg(before.left()).arg(view.frameRect().left())));
+        QVERIFY2(
+            view.frameRect().left() < before.left() - 20,
+            qPrintable(QStringLiteral("%1 → %2").arg(before.left()).arg(view.frameRect().left())));
         QCOMPARE(f.overlay.selectedCodeword(), std::int64_t{-1});
         QTest::mouseClick(&view, Qt::LeftButton, {}, view.patchCentre(patch));
         QVERIFY(f.overlay.selectedCodeword() >= 0);
@@ -149,8 +150,8 @@ class TestOverlayInteraction : public QObject {
         const QStringList texts = actionTexts(menu.get());
         for (const QString& expected :
              {QStringLiteral("&Select This Group"), QStringLiteral("Zoom &In"),
-              QStringLiteral("Export &Frame Image…"), QStringLiteral("Export &All Frames as a Grid…"),
-              QStringLiteral("Export the S&trip…"),
+              QStringLiteral("Export &Frame Image…"),
+              QStringLiteral("Export &All Frames as a Grid…"), QStringLiteral("Export the S&trip…"),
               QStringLiteral("Export Frames as an Image &Sequence…"),
               QStringLiteral("&Copy Frame Image")}) {
             QVERIFY2(texts.contains(expected), qPrintable(texts.join(QLatin1String(" | "))));
@@ -205,7 +206,8 @@ class TestOverlayInteraction : public QObject {
                                        QStringLiteral("overlay"), &error),
                  4);
         for (int t = 1; t <= 4; ++t) {
-            const QString png = dir + QStringLiteral("/seq/overlay_%1.png").arg(t, 4, 10, QLatin1Char('0'));
+            const QString png =
+                dir + QStringLiteral("/seq/overlay_%1.png").arg(t, 4, 10, QLatin1Char('0'));
             QVERIFY2(QFile::exists(png), qPrintable(png));
         }
         const QImage second(dir + QStringLiteral("/seq/overlay_0002.png"));

@@ -75,7 +75,8 @@ class TestQuestionPanel : public QObject {
         QVERIFY(compressed.split(QLatin1Char(' ')).first().toInt() <= 3);
         QVERIFY(!panel.statistic(QStringLiteral("prefill time"), 0).isEmpty());
         QVERIFY(!panel.statistic(QStringLiteral("prefill time"), 1).isEmpty());
-        QVERIFY(panel.statistic(QStringLiteral("Prefill FLOPs"), 1).endsWith(QLatin1String("FLOPs")));
+        QVERIFY(
+            panel.statistic(QStringLiteral("Prefill FLOPs"), 1).endsWith(QLatin1String("FLOPs")));
         QVERIFY(panel.statistic(QStringLiteral("Generated tokens"), 0).toInt() >= 1);
 
         // The sweep now measures prefill and end to end, Dense as the reference.

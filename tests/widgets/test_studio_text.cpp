@@ -192,8 +192,8 @@ class TestStudioText : public QObject {
                  qPrintable(error));
         QFile csv(dir + QStringLiteral("/stats.csv"));
         QVERIFY(csv.open(QIODevice::ReadOnly));
-        const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'),
-                                                                         Qt::SkipEmptyParts);
+        const QStringList lines =
+            QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), table->rowCount() + 1);
         QCOMPARE(csvCells(lines.first()).size(), 3);
         QVERIFY(panel.saveAnswers(dir + QStringLiteral("/answers.txt"), &error));
@@ -215,11 +215,13 @@ class TestStudioText : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         panel.setSource(video);
         QTRY_VERIFY_WITH_TIMEOUT(panel.player()->duration() > 0, 10000);
-        QTRY_COMPARE_WITH_TIMEOUT(panel.player()->playbackState(), QMediaPlayer::PausedState, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(panel.player()->playbackState(), QMediaPlayer::PausedState,
+                                  10000);
         // A picture, not black: the sink holds a decoded frame while paused.
         QTRY_VERIFY_WITH_TIMEOUT(panel.videoWidget()->videoSink()->videoFrame().isValid(), 10000);
         const qint64 s = panel.player()->duration() / 1000;
-        const QString total = QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+        const QString total =
+            QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
         QVERIFY2(panel.timeText().endsWith(QStringLiteral(" / ") + total),
                  qPrintable(panel.timeText()));
     }

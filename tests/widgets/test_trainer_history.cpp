@@ -32,7 +32,10 @@ QString writeCorpus(const QString& dir, int videos) {
         return {};
     }
     for (int i = 0; i < videos; ++i) {
-        f.write(QStringLiteral("{\"video\": \"%1\", \"category\": \"c%2\"}\n").arg(video).arg(i % 2).toUtf8());
+        f.write(QStringLiteral("{\"video\": \"%1\", \"category\": \"c%2\"}\n")
+                    .arg(video)
+                    .arg(i % 2)
+                    .toUtf8());
     }
     return manifest;
 }
@@ -85,16 +88,18 @@ class TestTrainerHistory : public QObject {
         QCOMPARE(m.selectedEpoch, -1);
 
         TrainerPanel panel;
-        QVERIFY(!panel.showCodebookHistory({{"selected_epoch", "2"}}, QStringLiteral("a.safetensors")));
+        QVERIFY(
+            !panel.showCodebookHistory({{"selected_epoch", "2"}}, QStringLiteral("a.safetensors")));
         QCOMPARE(panel.lossPoints(), 0);
         QVERIFY(panel.showHistory(h, QStringLiteral("b.safetensors")));
-        QCOMPARE(panel.lossPoints(), 1);                                  // one epoch with a loss
-        QCOMPARE(panel.lossChart()->graph(1)->dataCount(), 3);             // criterion of each
+        QCOMPARE(panel.lossPoints(), 1);                        // one epoch with a loss
+        QCOMPARE(panel.lossChart()->graph(1)->dataCount(), 3);  // criterion of each
         QVERIFY(panel.lossChart()->toolTip().contains(QLatin1String("b.safetensors")));
     }
 
     void finishedRunShowsTheRecordedHistory() {
-        if (!QFile::exists(QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4")))) {
+        if (!QFile::exists(
+                QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4")))) {
             QSKIP("resources/demo/demo.mp4 is not in this checkout");
         }
         const QString dir = QString::fromStdString(once::test::tempDir());
@@ -142,12 +147,14 @@ class TestTrainerHistory : public QObject {
         QVERIFY(!panel.openButton()->isEnabled());
 
         // Opening that codebook later shows its history again.
-        QVERIFY(panel.showCodebookHistory(codebook.metadata(), QStringLiteral("trained.safetensors")));
+        QVERIFY(
+            panel.showCodebookHistory(codebook.metadata(), QStringLiteral("trained.safetensors")));
         QCOMPARE(panel.lossPoints(), withLoss);
     }
 
     void cancelLeavesNoEtaAndSaysWhereItStopped() {
-        if (!QFile::exists(QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4")))) {
+        if (!QFile::exists(
+                QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4")))) {
             QSKIP("resources/demo/demo.mp4 is not in this checkout");
         }
         const QString dir = QString::fromStdString(once::test::tempDir());

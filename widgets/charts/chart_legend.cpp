@@ -7,7 +7,8 @@ namespace once::studio {
 void placeLegendBelow(QCustomPlot* plot) {
     QCPLayoutGrid* layout = plot->plotLayout();
     if (layout->rowCount() > 1 && layout->element(1, 0) != nullptr &&
-        plot->legend->layout() != nullptr && plot->legend->layout() != plot->axisRect()->insetLayout()) {
+        plot->legend->layout() != nullptr &&
+        plot->legend->layout() != plot->axisRect()->insetLayout()) {
         return;  // already below
     }
     // Out of the axis rect's inset layout into a row of its own below the axes.

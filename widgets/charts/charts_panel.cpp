@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -127,7 +128,11 @@ void ChartsPanel::openResults(const QString& title, const QString& filter, const
     }
     QString error;
     if (!(this->*load)(path, &error)) {
-        QMessageBox::warning(this, failTitle, error);
+        // The engine's detail stays as the CLI prints it; the explanation is translated.
+        QMessageBox::warning(
+            this, failTitle,
+            tr("Nothing was loaded from %1; the charts keep what they showed.\n\n%2")
+                .arg(QFileInfo(path).fileName(), error));
     }
 }
 

@@ -132,9 +132,8 @@ void ResidualChart::replot() {
             QStringList names{sorted[i].second};
             const double left = plot_->xAxis->coordToPixel(sorted[i].first);
             std::size_t j = i + 1;
-            while (j < sorted.size() &&
-                   plot_->xAxis->coordToPixel(sorted[j].first) - left <
-                       metrics.horizontalAdvance(text(names)) + 8) {
+            while (j < sorted.size() && plot_->xAxis->coordToPixel(sorted[j].first) - left <
+                                            metrics.horizontalAdvance(text(names)) + 8) {
                 names << sorted[j].second;
                 ++j;
             }

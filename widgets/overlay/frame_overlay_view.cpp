@@ -126,10 +126,9 @@ void FrameOverlayView::paintEvent(QPaintEvent*) {
     }
     const int t = overlay_->currentFrame();
     painter.save();
-    painter.setClipRect(fittedRect().toAlignedRect() | QRect(0, 28, width(), height() - 28));
+    painter.setClipRect(QRect(0, 28, width(), height() - 28));  // a zoomed frame: not the header
     paintFrameOverlay(painter, frameRect(), *overlay_, t);
     painter.restore();
-    painter.fillRect(QRect(0, 0, width(), 28), palette().color(QPalette::Window).darker(160));
 
     QString header = tr("Frame %1 of %2 · %3 s")
                          .arg(t + 1)
@@ -185,11 +184,11 @@ QString FrameOverlayView::describe(const PatchInfo& info) const {
     } else if (info.dropped) {
         text += QLatin1Char('\n') + tr("Dropped: in no output token");
     } else {
-        text += QLatin1Char('\n') +
-                tr("Group rank %1 · codeword %2 · %n token(s)", "",
-                   static_cast<int>(info.groupSize))
-                    .arg(info.rank + 1)
-                    .arg(info.hasCodeword ? QString::number(info.codeword) : none);
+        text +=
+            QLatin1Char('\n') +
+            tr("Group rank %1 · codeword %2 · %n token(s)", "", static_cast<int>(info.groupSize))
+                .arg(info.rank + 1)
+                .arg(info.hasCodeword ? QString::number(info.codeword) : none);
     }
     text += QLatin1Char('\n') +
             tr("Cosine residual %1")
@@ -336,8 +335,8 @@ QMenu* FrameOverlayView::createContextMenu(const QPoint& pos) {
     const bool haveFrames = overlay_->frameCount() > 0;
     const PatchInfo info = infoAt(pos);
     QAction* select = menu->addAction(tr("&Select This Group"), this, [this, info] {
-        if (info.valid && overlay_->groupOfToken(info.frame * overlay_->patchesPerFrame() +
-                                                 info.patch) >= 0) {
+        if (info.valid &&
+            overlay_->groupOfToken(info.frame * overlay_->patchesPerFrame() + info.patch) >= 0) {
             overlay_->setSelectedCodeword(-1);
             overlay_->toggleSelectionAt(info.frame, info.patch);
         }
@@ -389,8 +388,8 @@ void FrameOverlayView::copyCurrentFrame() {
 
 void FrameOverlayView::exportCurrentFrame() {
     const int t = overlay_->currentFrame();
-    const QString path = askSavePath(tr("Export Frame Image"),
-                                     QStringLiteral("overlay_frame_%1.png").arg(t + 1));
+    const QString path =
+        askSavePath(tr("Export Frame Image"), QStringLiteral("overlay_frame_%1.png").arg(t + 1));
     QString error;
     if (!path.isEmpty() && !saveOverlayImage(renderOverlayFrame(*overlay_, t), path, &error)) {
         QMessageBox::warning(this, tr("Export failed"), error);
@@ -420,23 +419,23 @@ void FrameOverlayView::exportFrameSequence() {
     if (dir.isEmpty()) {
         return;
     }
-    QProgressDialog progress(tr("Writing overlay frames…"), tr("Cancel"), 0,
-                             overlay_->frameCount(), this);
+    QProgressDialog progress(tr("Writing overlay frames…"), tr("Cancel"), 0, overlay_->frameCount(),
+                             this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(500);
     QString error;
-    const int written = exportOverlaySequence(
-        *overlay_, dir, QStringLiteral("overlay"), &error, [&progress](int done, int) {
-            progress.setValue(done);
-            return !progress.wasCanceled();
-        });
+    const int written = exportOverlaySequence(*overlay_, dir, QStringLiteral("overlay"), &error,
+                                              [&progress](int done, int) {
+                                                  progress.setValue(done);
+                                                  return !progress.wasCanceled();
+                                              });
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Export failed"), error);
     } else if (written == overlay_->frameCount()) {
         QMessageBox::information(
             this, tr("Frames exported"),
-            tr("%n frame(s) written to %1 as overlay_0001.png, …. To make a video of them:\n%2",
-               "", written)
+            tr("%n frame(s) written to %1 as overlay_0001.png, …. To make a video of them:\n%2", "",
+               written)
                 .arg(QDir::toNativeSeparators(dir),
                      QStringLiteral("ffmpeg -framerate 2 -i overlay_%04d.png -pix_fmt yuv420p "
                                     "overlay.mp4")));

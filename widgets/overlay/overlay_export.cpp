@@ -42,9 +42,10 @@ QString sequenceName(const QString& prefix, int t) {
 
 QSize overlayFrameSize(const GroupOverlay& overlay) {
     const QImage first = overlay.frameImage(0);
-    QSize s = first.isNull() ? QSize(std::max(1, overlay.gridW()) * OverlayExportLimits::kPixelsPerPatch,
-                                     std::max(1, overlay.gridH()) * OverlayExportLimits::kPixelsPerPatch)
-                             : first.size();
+    QSize s = first.isNull()
+                  ? QSize(std::max(1, overlay.gridW()) * OverlayExportLimits::kPixelsPerPatch,
+                          std::max(1, overlay.gridH()) * OverlayExportLimits::kPixelsPerPatch)
+                  : first.size();
     if (s.width() > OverlayExportLimits::kMaxFrameWidth) {
         s = s.scaled(OverlayExportLimits::kMaxFrameWidth, s.height(), Qt::KeepAspectRatio);
     }
@@ -118,7 +119,8 @@ QImage renderOverlayStrip(const GroupOverlay& overlay, int thumbHeight) {
 bool saveOverlayImage(const QImage& image, const QString& path, QString* error) {
     auto failed = [&](const QString& why) {
         if (error) {
-            *error = OverlayExport::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why);
+            *error =
+                OverlayExport::tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), why);
         }
         return false;
     };
@@ -145,9 +147,8 @@ bool saveOverlayImage(const QImage& image, const QString& path, QString* error) 
     return true;
 }
 
-int exportOverlaySequence(const GroupOverlay& overlay, const QString& folder,
-                          const QString& prefix, QString* error,
-                          const std::function<bool(int, int)>& progress) {
+int exportOverlaySequence(const GroupOverlay& overlay, const QString& folder, const QString& prefix,
+                          QString* error, const std::function<bool(int, int)>& progress) {
     const int n = overlay.frameCount();
     auto failed = [&](const QString& why) {
         if (error) {
@@ -159,19 +160,22 @@ int exportOverlaySequence(const GroupOverlay& overlay, const QString& folder,
         return failed(OverlayExport::tr("There is nothing to export: open a video first."));
     }
     if (n > OverlayExportLimits::kMaxSequenceFrames) {
-        return failed(OverlayExport::tr("%1 frames are more than an image sequence takes (at most %2).")
-                          .arg(n)
-                          .arg(OverlayExportLimits::kMaxSequenceFrames));
+        return failed(
+            OverlayExport::tr("%1 frames are more than an image sequence takes (at most %2).")
+                .arg(n)
+                .arg(OverlayExportLimits::kMaxSequenceFrames));
     }
     const QDir dir(folder);
     if (!dir.exists() && !QDir().mkpath(folder)) {
-        return failed(OverlayExport::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(folder)));
+        return failed(OverlayExport::tr("Cannot create the folder %1.")
+                          .arg(QDir::toNativeSeparators(folder)));
     }
     for (int t = 0; t < n; ++t) {
         const QString f = dir.filePath(sequenceName(prefix, t));
         if (QFileInfo::exists(f)) {
-            return failed(OverlayExport::tr("%1 already exists: choose an empty folder or another name, nothing "
-                             "was written.")
+            return failed(OverlayExport::tr(
+                              "%1 already exists: choose an empty folder or another name, nothing "
+                              "was written.")
                               .arg(QDir::toNativeSeparators(f)));
         }
     }

@@ -38,8 +38,8 @@ bool saveOverlayImage(const QImage& image, const QString& path, QString* error =
 /// Writes every frame as `<folder>/<prefix>_0001.png`, … Refuses (before writing anything) when
 /// one of those files already exists, so nothing the studio did not create is overwritten.
 /// `progress(done, total)` may return false to stop. Returns the number written.
-int exportOverlaySequence(const GroupOverlay& overlay, const QString& folder,
-                          const QString& prefix, QString* error = nullptr,
+int exportOverlaySequence(const GroupOverlay& overlay, const QString& folder, const QString& prefix,
+                          QString* error = nullptr,
                           const std::function<bool(int, int)>& progress = {});
 
 }  // namespace once::studio

@@ -35,16 +35,19 @@ QString stageTooltip(const QString& stage) {
         return AnswerStatistics::tr("Reading and sampling the video's frames");
     }
     if (stage == QLatin1String("encode")) {
-        return AnswerStatistics::tr("The vision encoder and projector turning frames into visual "
-                                    "tokens");
+        return AnswerStatistics::tr(
+            "The vision encoder and projector turning frames into visual "
+            "tokens");
     }
     if (stage == QLatin1String("compress")) {
-        return AnswerStatistics::tr("Reducing the visual tokens to the budget with the selected "
-                                    "method (Dense keeps them all and compresses nothing)");
+        return AnswerStatistics::tr(
+            "Reducing the visual tokens to the budget with the selected "
+            "method (Dense keeps them all and compresses nothing)");
     }
     if (stage == QLatin1String("prefill")) {
-        return AnswerStatistics::tr("The language model reading the whole input (prompt and "
-                                    "visual tokens) once");
+        return AnswerStatistics::tr(
+            "The language model reading the whole input (prompt and "
+            "visual tokens) once");
     }
     if (stage == QLatin1String("generate")) {
         return AnswerStatistics::tr("Producing the answer token by token");
@@ -138,8 +141,7 @@ QList<StatisticRow> answerStatistics(const once::AskReport* dense,
         AnswerStatistics::tr("Every token the language model reads: prompt, question and visual "
                              "tokens"),
         [](const once::AskReport& r) { return QString::number(r.promptTokens); });
-    add(AnswerStatistics::tr("Generated tokens"),
-        AnswerStatistics::tr("Tokens of the answer"),
+    add(AnswerStatistics::tr("Generated tokens"), AnswerStatistics::tr("Tokens of the answer"),
         [](const once::AskReport& r) { return QString::number(r.tokenIds.size()); });
     add(AnswerStatistics::tr("Prefill FLOPs"),
         AnswerStatistics::tr("Floating-point operations of the prefill over the LLM input length "

@@ -1,24 +1,23 @@
 #include "question/question_panel.h"
-#include "session/methods.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QMessageBox>
-#include <QStandardPaths>
-#include <QToolButton>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
-#include <QSpinBox>
-#include <QTableWidget>
 #include <QScrollBar>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "charts/chart_data.h"
@@ -28,6 +27,7 @@
 #include "pipeline/session.h"
 #include "question/answer_statistics.h"
 #include "session/answer_pipeline.h"
+#include "session/methods.h"
 #include "session/studio_session.h"
 #include "session/video_data.h"
 #include "tasks/background_task.h"
@@ -102,8 +102,7 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     dense_ = new QTextBrowser(this);
     once_ = new QTextBrowser(this);
     stats_ = new QTableWidget(0, 2, this);
-    stats_->setHorizontalHeaderLabels(
-        {tr("Dense"), methods::title(methods::preferred())});
+    stats_->setHorizontalHeaderLabels({tr("Dense"), methods::title(methods::preferred())});
     stats_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     stats_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     stats_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -135,8 +134,8 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
                          bool (QuestionPanel::*save)(const QString&, QString*) const) {
         const QString path = QFileDialog::getSaveFileName(
             this, title,
-            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
-                QLatin1Char('/') + name,
+            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QLatin1Char('/') +
+                name,
             filter);
         QString error;
         if (!path.isEmpty() && !(this->*save)(path, &error)) {
@@ -359,12 +358,12 @@ void QuestionPanel::askQuestion() {
             showReports(compare ? dense.get() : nullptr, compressedOk ? onceReport.get() : nullptr,
                         title);
             if (!compressedError.isEmpty()) {
-                once_->setPlainText(tr("No %1 answer: %2")
-                                        .arg(methods::title(method), compressedError));
+                once_->setPlainText(
+                    tr("No %1 answer: %2").arg(methods::title(method), compressedError));
                 onceTitle_->setText(tr("<b>%1</b>: failed").arg(title));
-                showProblem(tr("The %1 answer failed: %2")
-                                .arg(methods::title(method), compressedError),
-                            backboneMismatch);
+                showProblem(
+                    tr("The %1 answer failed: %2").arg(methods::title(method), compressedError),
+                    backboneMismatch);
             }
         };
     });
@@ -455,11 +454,10 @@ QString QuestionPanel::answersText() const {
 
 CsvTable QuestionPanel::statisticsCsv() const {
     CsvTable t;
-    t.header = {tr("statistic"),
-                stats_->horizontalHeaderItem(0) ? stats_->horizontalHeaderItem(0)->text()
-                                                : tr("Dense"),
-                stats_->horizontalHeaderItem(1) ? stats_->horizontalHeaderItem(1)->text()
-                                                : QString()};
+    t.header = {
+        tr("statistic"),
+        stats_->horizontalHeaderItem(0) ? stats_->horizontalHeaderItem(0)->text() : tr("Dense"),
+        stats_->horizontalHeaderItem(1) ? stats_->horizontalHeaderItem(1)->text() : QString()};
     for (int i = 0; i < stats_->rowCount(); ++i) {
         QStringList row{stats_->verticalHeaderItem(i) ? stats_->verticalHeaderItem(i)->text()
                                                       : QString()};

@@ -17,8 +17,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "models/visual_encoder.h"
 #include "charts/chart_legend.h"
+#include "models/visual_encoder.h"
 #include "tasks/background_task.h"
 #include "tasks/task_status.h"
 #include "trainer/trainer_options_form.h"

@@ -20,7 +20,8 @@ TrainingHistory TrainingHistory::fromJson(const std::string& historyJson, int se
     TrainingHistory h;
     h.selectedEpoch = selectedEpoch;
     QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(historyJson), &error);
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray::fromStdString(historyJson), &error);
     if (error.error != QJsonParseError::NoError || !doc.isArray() ||
         static_cast<std::size_t>(doc.array().size()) > kMaxEpochs) {
         return h;

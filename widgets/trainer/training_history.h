@@ -14,9 +14,9 @@ namespace once::studio {
 struct TrainingHistory {
     struct Epoch {
         int epoch = 0;
-        QString kind;            ///< "initialiser", "hard-lloyd", "sinkhorn"
-        double criterion = 0;    ///< weighted cosine error of the codebook after this epoch
-        double meanLoss = -1;    ///< mean Stage-B loss over the epoch's steps; < 0 when none
+        QString kind;          ///< "initialiser", "hard-lloyd", "sinkhorn"
+        double criterion = 0;  ///< weighted cosine error of the codebook after this epoch
+        double meanLoss = -1;  ///< mean Stage-B loss over the epoch's steps; < 0 when none
     };
     std::vector<Epoch> epochs;
     int selectedEpoch = -1;  ///< −1 when the metadata does not say
