@@ -157,7 +157,10 @@ int check(const Args& a) {
                 (got.topScores.cpu() - ref.topScores).abs().max().item<double>();
             const double differ =
                 (got.topIds.cpu() != ref.topIds).any(1).to(at::kDouble).mean().item<double>();
-            expect(scoreDiff <= eps && differ <= 0.01,
+            const bool nearestSame =
+                at::equal(got.topIds.select(1, 0).cpu(), ref.topIds.select(1, 0));
+            expect(scoreDiff <= eps && differ <= (precision == "bfloat16" ? 0.25 : 0.01) &&
+                       nearestSame,
                    "assign " + tag + ": score diff " + std::to_string(scoreDiff) +
                        ", lists differing " + std::to_string(differ));
             if (precision != "float32") {
@@ -320,8 +323,8 @@ int e2e(const Args& a) {
                                 3.0 * double(c.hiddenSize) * double(c.intermediateSize)) +
          double(c.vocabSize) * double(c.hiddenSize));
     const double kvBytesPerToken = elem * 2.0 * double(c.numLayers * c.numKvHeads * c.headDim);
-    const at::Tensor buffer =
-        at::empty({std::int64_t(1) << 28}, at::TensorOptions().device(device).dtype(at::kFloat));
+    const at::Tensor buffer = at::empty({std::int64_t(1) << (device.is_cuda() ? 28 : 22)},
+                                        at::TensorOptions().device(device).dtype(at::kFloat));
     at::Tensor copy = at::empty_like(buffer);
     const double copySeconds = timeIt(device, 2, 5, [&] { copy.copy_(buffer); });
     const double bandwidth = 2.0 * double(buffer.nbytes()) / copySeconds;

@@ -75,12 +75,15 @@ Data clusteredData(std::int64_t t, std::int64_t p, std::int64_t k, std::int64_t 
 }
 
 // Lists equal up to rounding-level ties: position by position the scores agree within eps (so
-// two ids can only trade places where their scores are that close), and such trades are rare.
-void compareLists(const Assignment& cpu, const Assignment& gpu, double eps) {
+// two ids can only trade places where their scores are that close), and such trades are rare:
+// at most `share` of the lists (BF16 scores, 8 bits, tie far more often than F32 ones).
+void compareLists(const Assignment& cpu, const Assignment& gpu, double eps, double share) {
     const at::Tensor ids = gpu.topIds.cpu(), sc = gpu.topScores.cpu();
     QVERIFY(test::maxAbsDiff(cpu.topScores, sc) <= eps);
     const double differ = (ids != cpu.topIds).any(1).to(at::kDouble).mean().item<double>();
-    QVERIFY2(differ <= 0.01, qPrintable(QString("%1 of the lists differ").arg(differ)));
+    QVERIFY2(differ <= share, qPrintable(QString("%1 of the lists differ").arg(differ)));
+    // The nearest codeword itself: the margins of the data leave no rounding-level tie.
+    QVERIFY(at::equal(ids.select(1, 0), cpu.topIds.select(1, 0)));
 }
 
 }  // namespace
@@ -148,7 +151,7 @@ class TestAssignGpu : public QObject {
         QCOMPARE(gpu.backend, std::string("cuda"));
         QVERIFY(gpu.topIds.is_cuda() && gpu.counts.is_cuda() && gpu.codewordSums.is_cuda());
         // BF16 scores keep 8 bits: neighbours within one BF16 step may swap between devices.
-        compareLists(cpu, gpu, prec == "bfloat16" ? 1e-2 : 1e-5);
+        compareLists(cpu, gpu, prec == "bfloat16" ? 1e-2 : 1e-5, prec == "bfloat16" ? 0.25 : 0.01);
         QVERIFY(test::maxAbsDiff(cpu.codewordSums, gpu.codewordSums.cpu()) <= 1e-3);
         // The tensor-op path on the same GPU: the same cuBLAS scores, so the very same lists.
         const Assignment aten = assignTokens(gx, data.cb, options("aten", prec));
