@@ -196,7 +196,9 @@ void writeOrCheckEvalShardPlan(const EvalShardPlan& plan, const std::string& res
         const EvalShardPlan old =
             EvalShardPlan::parse(readFileLimited(path, kMaxEvalShardPlanBytes), path);
         const nlohmann::json theirs = old.toJson();
-        if (theirs != mine) {
+        // A plan whose run never wrote a record (it failed on its options before any work) is
+        // replaced: no record depends on it.
+        if (theirs != mine && !readResults(resultsPath).empty()) {
             std::string field = firstDifference(theirs, mine);
             if (field.empty()) {
                 field = theirs["shard"] != mine["shard"] ? "shard" : "questions";
@@ -206,7 +208,9 @@ void writeOrCheckEvalShardPlan(const EvalShardPlan& plan, const std::string& res
                 "questions); use another -o",
                 path, field, fieldText(theirs, field), fieldText(mine, field));
         }
-        return;
+        if (theirs == mine) {
+            return;
+        }
     }
     if (fs::path(path).has_parent_path()) {
         fs::create_directories(fs::path(path).parent_path(), ec);

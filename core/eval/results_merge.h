@@ -65,7 +65,8 @@ EvalShardPlan planEvalShard(const std::string& benchmark,
                             const ShardSpec& shard, std::vector<EvalQuestion>* owned);
 
 /// Writes the plan beside `resultsPath`, or checks that the one there (from an earlier run of
-/// the task) is the same; refuses another one naming the first differing field.
+/// the task) is the same; refuses another one naming the first differing field, unless the
+/// results file holds no record yet (then the plan is replaced).
 void writeOrCheckEvalShardPlan(const EvalShardPlan& plan, const std::string& resultsPath);
 
 struct EvalMergeSummary {

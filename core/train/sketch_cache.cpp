@@ -315,6 +315,16 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
                 manifestPath, field, printableExcerpt(saved.dump(), 200),
                 printableExcerpt(value.dump(), 200));
         }
+        // A key only the saved run had (a shard cache resumed without its --shard, or the
+        // reverse): the same refusal, or the run would sketch another task's videos into it.
+        for (auto& [key, value] : m.request.items()) {
+            if (!request.contains(key)) {
+                fail(
+                    "the cache was started with other options or another corpus; use a new "
+                    "folder or the same options",
+                    manifestPath, key, printableExcerpt(value.dump(), 200), "none");
+            }
+        }
     } else {
         std::vector<std::string> present, temporaries;
         for (const auto& entry : fs::directory_iterator(dir, ec)) {

@@ -151,7 +151,7 @@ done
 for f in "$t"/single/*; do
     cmp "$f" "$t/work/stage-a/merged/$(basename "$f")"
 done
-[ "$(ls "$t/single" | wc -l)" -eq "$(ls "$t/work/stage-a/merged" | wc -l)" ]
+[ "$(find "$t/single" -type f | wc -l)" -eq "$(find "$t/work/stage-a/merged" -type f | wc -l)" ]
 cmp "$t/single.safetensors" "$t/work/codebook.safetensors"
 echo "slurm_one_node: PASS ($(($(date +%s) - start)) s): $n clips, 3 array tasks, merge and fit" \
      "through Slurm; merged cache and codebook byte-identical to one process"

@@ -162,10 +162,17 @@ class TestCacheMerge : public QObject {
         auto s = buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr);
         QVERIFY(s.resumed > 0);
         QVERIFY(folderBytes(dir_ + "/r0") == folderBytes(dir_ + "/n2-0"));
-        // The same folder under another shard is refused naming it.
+        // The same folder under another shard, or without --shard, is refused naming it; so is a
+        // whole-corpus cache resumed as a shard.
         o.shard = {1, 2, "test"};
-        const OnceError e =
-            errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
+        OnceError e = errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
+        QCOMPARE(e.where().field, std::string("shard"));
+        o.shard = {};
+        e = errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
+        QCOMPARE(e.where().field, std::string("shard"));
+        QVERIFY(folderBytes(dir_ + "/r0") == folderBytes(dir_ + "/n2-0"));
+        o.shard = {0, 2, "test"};
+        e = errorOf([&] { buildSketchCache(corpus_, dir_ + "/single", o, {}, nullptr); });
         QCOMPARE(e.where().field, std::string("shard"));
     }
 

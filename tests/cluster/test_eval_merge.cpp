@@ -199,6 +199,18 @@ class TestEvalMerge : public QObject {
             QVERIFY(e.where().field == "shard.count" || e.where().field == "videos_total" ||
                     e.where().field == "shard");
         }
+        // A plan whose run never wrote a record (it failed on its options) is replaced.
+        {
+            std::vector<EvalQuestion> owned;
+            EvalShardPlan p =
+                planEvalShard("mvbench", questions(), jobs(), kConfig, {0, 2, "t"}, &owned);
+            writeOrCheckEvalShardPlan(p, dir_ + "/fresh.jsonl");
+            p = planEvalShard("mvbench", questions(), {jobs()[0]}, kConfig, {0, 2, "t"}, &owned);
+            writeOrCheckEvalShardPlan(p, dir_ + "/fresh.jsonl");
+            const EvalShardPlan back = EvalShardPlan::parse(
+                readWholeFile(dir_ + "/fresh.jsonl.shard.json"), "fresh.jsonl.shard.json");
+            QCOMPARE(back.jobs.size(), std::size_t(1));
+        }
         // An unfinished shard (its last record missing), named with the missing record.
         {
             std::vector<EvalQuestion> owned;

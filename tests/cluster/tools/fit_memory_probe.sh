@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Builds fit_memory_probe.cpp against build/default's once_core and runs it:
 #   tests/cluster/tools/fit_memory_probe.sh U D K B [epochs]
 # Prints one JSON line (peak resident set of the streamed Stage-B fit). The cache is written
