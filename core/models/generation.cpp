@@ -43,29 +43,27 @@ std::int64_t pickToken(const at::Tensor& logits, const GenerationOptions& o,
     return at::multinomial(probs / probs.sum(), 1, false, generator).item<std::int64_t>();
 }
 
-GenerationResult generate(const Qwen2Model& model, const at::Tensor& prompt,
-                          const GenerationOptions& o) {
-    if (prompt.dim() != 2 || prompt.size(0) == 0) {
-        fail("the prompt is empty", {}, "prompt", "[S > 0, hidden]", std::to_string(prompt.dim()));
-    }
+GenerationResult runGeneration(std::int64_t promptLength,
+                               const std::function<at::Tensor()>& prefill,
+                               const std::function<at::Tensor(std::int64_t)>& step,
+                               const GenerationOptions& o) {
     if (o.temperature > 0 && (o.topP <= 0 || o.topP > 1)) {
         fail("top-p must lie in (0, 1]", {}, "top_p", "(0, 1]", std::to_string(o.topP));
     }
     GenerationResult r;
-    r.promptLength = prompt.size(0);
+    r.promptLength = promptLength;
     at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(o.seed);
-    KvCache cache;
     o.cancel.throwIfCancelled();
     auto t0 = std::chrono::steady_clock::now();
-    at::Tensor logits = model.forward(prompt, cache, /*lastOnly=*/true);
+    at::Tensor logits = prefill();
     synchronize(logits);
     r.prefillSeconds = secondsSince(t0);
     if (o.onPrefilled) {
         o.onPrefilled();
     }
     t0 = std::chrono::steady_clock::now();
-    for (std::int64_t step = 0; step < o.maxNewTokens; ++step) {
-        std::int64_t next = pickToken(logits[-1], o, gen);
+    for (std::int64_t i = 0; i < o.maxNewTokens; ++i) {
+        const std::int64_t next = pickToken(logits[-1], o, gen);
         r.tokens.push_back(next);
         if (o.onToken) {
             o.onToken(next);
@@ -74,15 +72,28 @@ GenerationResult generate(const Qwen2Model& model, const at::Tensor& prompt,
             r.stoppedByToken = true;
             break;
         }
-        if (step + 1 == o.maxNewTokens) {
+        if (i + 1 == o.maxNewTokens) {
             break;
         }
         o.cancel.throwIfCancelled();
-        at::Tensor ids = at::full({1}, next, at::kLong);
-        logits = model.forward(model.embed(ids), cache, true);
+        logits = step(next);
     }
     r.decodeSeconds = secondsSince(t0);
     return r;
+}
+
+GenerationResult generate(const Qwen2Model& model, const at::Tensor& prompt,
+                          const GenerationOptions& o) {
+    if (prompt.dim() != 2 || prompt.size(0) == 0) {
+        fail("the prompt is empty", {}, "prompt", "[S > 0, hidden]", std::to_string(prompt.dim()));
+    }
+    KvCache cache;
+    return runGeneration(
+        prompt.size(0), [&] { return model.forward(prompt, cache, /*lastOnly=*/true); },
+        [&](std::int64_t id) {
+            return model.forward(model.embed(at::full({1}, id, at::kLong)), cache, true);
+        },
+        o);
 }
 
 }  // namespace once

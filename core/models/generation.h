@@ -36,6 +36,15 @@ struct GenerationResult {
     std::int64_t promptLength = 0;
 };
 
+/// The decoding loop every language model shares: `prefill()` returns the logits after the
+/// prompt (the last row is used), `step(id)` those after one more token. Checks the sampling
+/// options, times prefill and decoding (waiting for queued device work), streams, stops on a
+/// stop token or maxNewTokens and honours cancellation between tokens.
+GenerationResult runGeneration(std::int64_t promptLength,
+                               const std::function<at::Tensor()>& prefill,
+                               const std::function<at::Tensor(std::int64_t)>& step,
+                               const GenerationOptions& options);
+
 /// Prefills `promptEmbeddings` [S, hidden] into a fresh cache and generates.
 GenerationResult generate(const Qwen2Model& model, const at::Tensor& promptEmbeddings,
                           const GenerationOptions& options);

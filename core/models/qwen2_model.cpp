@@ -1,13 +1,12 @@
 #include "models/qwen2_model.h"
 
-#include "models/prefill_flops.h"
-
 #include <ATen/ATen.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "models/hf_checkpoint.h"
+#include "models/prefill_flops.h"
 #include "util/device.h"
 #include "util/error.h"
 

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "io/file_kind.h"
 #include "util/error.h"
 #include "util/work_counters.h"
 
@@ -31,7 +32,8 @@ bool isFrameImage(const fs::path& p) {
     std::string ext = p.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
-    return ext == ".jpg" || ext == ".jpeg" || ext == ".png";
+    const auto& known = frameImageExtensions();  // io/file_kind.h: one list for every reader
+    return std::find(known.begin(), known.end(), ext) != known.end();
 }
 
 /// Natural order: "img_2.jpg" before "img_10.jpg" (runs of digits compare by value).

@@ -30,21 +30,11 @@ std::string writeFeatureVideo(const std::string& dir, int index, std::int64_t fr
     at::manual_seed(200 + std::uint64_t(index));
     at::Tensor centres = at::randn({5, d});
     at::Tensor pick = at::randint(5, {frames * patches}, at::kLong);
-    EncodedVideo f;
-    f.features =
+    const at::Tensor features =
         normalizeRows(centres.index_select(0, pick) + 0.4 * at::randn({frames * patches, d}))
             .reshape({frames, patches, d});
-    for (std::int64_t t = 0; t < frames; ++t) {
-        f.frameTimes.push_back(0.5 * double(t));
-    }
-    f.backbone = "demo";
-    f.gridH = 1;
-    f.gridW = int(patches);
-    f.sampling = "uniform:" + std::to_string(frames);
-    f.source = "synthetic" + std::to_string(index);
-    std::string path = dir + "/v" + std::to_string(index) + ".safetensors";
-    saveFeatureFile(f, path);
-    return path;
+    return test::writeFeatureFile(features, dir + "/v" + std::to_string(index) + ".safetensors",
+                                  0.5, "synthetic" + std::to_string(index));
 }
 
 // 11 videos of different lengths and categories; video 6 is not a feature file (fails).

@@ -168,9 +168,9 @@ class TestAnswerParity : public QObject {
         // counter charges SDPA the full S × S square; a causal prefill computes the triangle
         // S(S+1)/2, which is what the session reports.
         const double s = double(rep.promptTokens);
-        const double wantFlops = tensorOf(out, "prefill_flops_matmul").item<double>() +
-                                 tensorOf(out, "prefill_flops_attention_full").item<double>() *
-                                     (s + 1) / (2 * s);
+        const double wantFlops =
+            tensorOf(out, "prefill_flops_matmul").item<double>() +
+            tensorOf(out, "prefill_flops_attention_full").item<double>() * (s + 1) / (2 * s);
         qInfo("prefill FLOPs: %.0f (torch's counter, causal: %.0f)", rep.prefillFlops, wantFlops);
         QVERIFY(std::abs(rep.prefillFlops - wantFlops) <= 1e-9 * wantFlops);
         QCOMPARE(rep.contentTokens, visual.size(0) - 1);

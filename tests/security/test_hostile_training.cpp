@@ -33,19 +33,9 @@ std::string writeVideo(const std::string& dir, int i, std::int64_t frames, std::
     at::manual_seed(300 + std::uint64_t(i));
     at::Tensor centres = at::randn({6, d});
     at::Tensor pick = at::randint(6, {frames * 30}, at::kLong);
-    EncodedVideo f;
-    f.features = (centres.index_select(0, pick) + 0.5 * at::randn({frames * 30, d}))
-                     .reshape({frames, 30, d});
-    for (std::int64_t t = 0; t < frames; ++t) {
-        f.frameTimes.push_back(double(t));
-    }
-    f.backbone = "demo";
-    f.gridH = 1;
-    f.gridW = 30;
-    f.sampling = "uniform:" + std::to_string(frames);
-    const std::string path = dir + "/v" + std::to_string(i) + ".safetensors";
-    saveFeatureFile(f, path);
-    return path;
+    const at::Tensor features = (centres.index_select(0, pick) + 0.5 * at::randn({frames * 30, d}))
+                                    .reshape({frames, 30, d});
+    return test::writeFeatureFile(features, dir + "/v" + std::to_string(i) + ".safetensors");
 }
 
 // A feature file written byte by byte (EncodedVideo::save refuses what this test needs).

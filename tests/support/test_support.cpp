@@ -6,8 +6,11 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <memory>
 #include <vector>
+
+#include "features/feature_file.h"
 
 namespace once::test {
 
@@ -56,6 +59,23 @@ double maxAbsDiff(const at::Tensor& a, const at::Tensor& b) {
         return 0;
     }
     return (a.to(at::kDouble) - b.to(at::kDouble)).abs().max().item<double>();
+}
+
+std::string writeFeatureFile(const at::Tensor& features, const std::string& path, double frameStep,
+                             const std::string& source) {
+    EncodedVideo f;
+    f.features = features;
+    const std::int64_t frames = features.size(0);
+    for (std::int64_t t = 0; t < frames; ++t) {
+        f.frameTimes.push_back(frameStep * double(t));
+    }
+    f.backbone = "demo";
+    f.gridH = 1;
+    f.gridW = int(features.size(1));
+    f.sampling = "uniform:" + std::to_string(frames);
+    f.source = source;
+    saveFeatureFile(f, path);
+    return path;
 }
 
 }  // namespace once::test

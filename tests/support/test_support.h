@@ -24,6 +24,12 @@ ProcessResult runPython(const QString& script, const QStringList& args, int time
 /// Runs the `once` CLI built beside the tests.
 ProcessResult runCli(const QStringList& args, int timeoutMs = 600000);
 
+/// Writes `features` [T, P, D] as a feature file as a "demo" encoder would have: grid 1 × P,
+/// frame times t · frameStep seconds, sampling "uniform:T", and `source` when given. Returns
+/// `path`. For training and merge tests that build their corpus from synthetic features.
+std::string writeFeatureFile(const at::Tensor& features, const std::string& path,
+                             double frameStep = 1.0, const std::string& source = {});
+
 /// Max |a - b| after converting both to float64.
 double maxAbsDiff(const at::Tensor& a, const at::Tensor& b);
 

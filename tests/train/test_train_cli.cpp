@@ -51,18 +51,10 @@ std::string writeVideo(const std::string& dir, int i, std::int64_t frames, std::
     at::manual_seed(200 + std::uint64_t(i));
     at::Tensor centres = at::randn({8, d});
     at::Tensor pick = at::randint(8, {frames * 30}, at::kLong);
-    EncodedVideo f;
-    f.features = (centres.index_select(0, pick) + 0.5 * at::randn({frames * 30, d}))
-                     .reshape({frames, 30, d});
-    for (std::int64_t t = 0; t < frames; ++t) {
-        f.frameTimes.push_back(double(t));
-    }
-    f.backbone = "demo";
-    f.gridH = 1;
-    f.gridW = 30;
-    f.sampling = "uniform:" + std::to_string(frames);
+    const at::Tensor features = (centres.index_select(0, pick) + 0.5 * at::randn({frames * 30, d}))
+                                    .reshape({frames, 30, d});
     const std::string name = "v" + std::to_string(i) + ".safetensors";
-    saveFeatureFile(f, dir + "/" + name);
+    test::writeFeatureFile(features, dir + "/" + name);
     return name;
 }
 

@@ -52,20 +52,10 @@ at::Tensor clustered(std::int64_t n, std::int64_t d, std::int64_t clusters, std:
 
 std::string writeFeatureVideo(const std::string& dir, int index, std::int64_t frames,
                               std::int64_t patches, std::int64_t d) {
-    EncodedVideo f;
-    f.features =
+    const at::Tensor features =
         clustered(frames * patches, d, 6, 100 + std::uint64_t(index)).reshape({frames, patches, d});
-    for (std::int64_t t = 0; t < frames; ++t) {
-        f.frameTimes.push_back(0.5 * double(t));
-    }
-    f.backbone = "demo";
-    f.gridH = 1;
-    f.gridW = int(patches);
-    f.sampling = "uniform:" + std::to_string(frames);
-    f.source = "synthetic" + std::to_string(index);
-    std::string path = dir + "/v" + std::to_string(index) + ".safetensors";
-    saveFeatureFile(f, path);
-    return path;
+    return test::writeFeatureFile(features, dir + "/v" + std::to_string(index) + ".safetensors",
+                                  0.5, "synthetic" + std::to_string(index));
 }
 
 std::string writeCorpus(const std::string& dir, int videos) {

@@ -11,11 +11,11 @@
 #include "charts/chart_data.h"
 #include "charts/chart_export.h"
 #include "charts/evaluation_results.h"
-#include "models/prefill_flops.h"
 #include "charts/residual_chart.h"
 #include "charts/task_radar_chart.h"
 #include "charts/usage_decile_chart.h"
 #include "eval/report.h"
+#include "models/prefill_flops.h"
 #include "support/test_support.h"
 #include "util/error.h"
 

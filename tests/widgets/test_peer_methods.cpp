@@ -11,13 +11,13 @@
 #include <QtTest>
 
 #include "budget/budget_panel.h"
-#include "session/methods.h"
 #include "budget/log_scale.h"
 #include "charts/budget_latency_chart.h"
 #include "charts/chart_data.h"
 #include "compress/token_compressor.h"
 #include "overlay/frame_overlay_view.h"
 #include "overlay/group_overlay.h"
+#include "session/methods.h"
 #include "session/session_binder.h"
 #include "session/studio_session.h"
 #include "studio_test_data.h"

@@ -1,10 +1,8 @@
 #include "models/qwen3_5/qwen3_5_text_model.h"
 
 #include <ATen/ATen.h>
-#include <ATen/CPUGeneratorImpl.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -43,10 +41,6 @@ void prepare(at::Tensor& q, at::Tensor& k, at::Tensor& v, at::Tensor& g, at::Ten
     v = f(v);
     g = f(g);
     beta = f(beta);
-}
-
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
@@ -392,42 +386,14 @@ GenerationResult generateQwen3_5(const Qwen3_5TextModel& model, const at::Tensor
     if (prompt.dim() != 2 || prompt.size(0) == 0) {
         fail("the prompt is empty", {}, "prompt", "[S > 0, hidden]", shapeString(prompt.sizes()));
     }
-    if (o.temperature > 0 && (o.topP <= 0 || o.topP > 1)) {
-        fail("top-p must lie in (0, 1]", {}, "top_p", "(0, 1]", std::to_string(o.topP));
-    }
-    GenerationResult r;
-    r.promptLength = prompt.size(0);
-    at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(o.seed);
     Qwen3_5State state;
-    o.cancel.throwIfCancelled();
-    auto t0 = std::chrono::steady_clock::now();
-    at::Tensor logits = model.forward(prompt, positions, state, /*lastOnly=*/true);
-    if (logits.is_cuda()) {
-        logits.sum().item<float>();
-    }
-    r.prefillSeconds = secondsSince(t0);
-    if (o.onPrefilled) {
-        o.onPrefilled();
-    }
-    t0 = std::chrono::steady_clock::now();
-    for (std::int64_t step = 0; step < o.maxNewTokens; ++step) {
-        const std::int64_t next = pickToken(logits[-1], o, gen);
-        r.tokens.push_back(next);
-        if (o.onToken) {
-            o.onToken(next);
-        }
-        if (std::find(o.stopTokens.begin(), o.stopTokens.end(), next) != o.stopTokens.end()) {
-            r.stoppedByToken = true;
-            break;
-        }
-        if (step + 1 == o.maxNewTokens) {
-            break;
-        }
-        o.cancel.throwIfCancelled();
-        logits =
-            model.forward(model.embed(at::full({1}, next, at::kLong)), at::Tensor(), state, true);
-    }
-    r.decodeSeconds = secondsSince(t0);
+    GenerationResult r = runGeneration(
+        prompt.size(0), [&] { return model.forward(prompt, positions, state, /*lastOnly=*/true); },
+        [&](std::int64_t id) {
+            return model.forward(model.embed(at::full({1}, id, at::kLong)), at::Tensor(), state,
+                                 true);
+        },
+        o);
     if (finalState) {
         *finalState = std::move(state);
     }
