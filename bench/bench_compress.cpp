@@ -17,19 +17,11 @@
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 
-using namespace once;
-using Clock = std::chrono::steady_clock;
+#include "bench_timing.h"
 
-template <typename F>
-double bestOf(int reps, F&& f) {
-    double best = 1e30;
-    for (int i = 0; i < reps; ++i) {
-        auto t = Clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double>(Clock::now() - t).count());
-    }
-    return best;
-}
+using namespace once;
+using once::bench::bestOf;
+using once::bench::Clock;
 
 int main(int argc, char** argv) {
     if (argc < 3) {

@@ -21,11 +21,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import torch
 from safetensors.numpy import save_file
+
+from bench_timing import best_of
 
 THREADS = int(os.environ.get("OMP_NUM_THREADS", os.cpu_count() or 1))
 
@@ -44,15 +45,6 @@ def clustered(n, k, d, popularity="zipf", seed=0):
     x = centres[labels] + 0.5 * rng.standard_normal((n, d)).astype(np.float32)
     c = np.concatenate([centres, rng.standard_normal((k - len(centres), d)).astype(np.float32)])
     return x.astype(np.float32), c.astype(np.float32)
-
-
-def best_of(reps, fn):
-    best = float("inf")
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def torch_eager(x, c, budget, dtype=torch.float32):

@@ -26,21 +26,13 @@
 #include "train/spherical_kmeans.h"
 #include "train/stage_b.h"
 
+#include "bench_timing.h"
+
 using namespace once;
-using Clock = std::chrono::steady_clock;
+using once::bench::bestOf;
+using once::bench::Clock;
 
 namespace {
-
-template <typename F>
-double bestOf(int reps, F&& f) {
-    double best = 1e30;
-    for (int i = 0; i < reps; ++i) {
-        auto t = Clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double>(Clock::now() - t).count());
-    }
-    return best;
-}
 
 int benchSinkhorn(int argc, char** argv) {
     auto file = SafetensorsFile::open(argv[2]);

@@ -28,17 +28,10 @@ import numpy as np
 import torch
 from safetensors.numpy import load_file, save_file
 
+from bench_timing import best_of
+
 THREADS = int(os.environ.get("OMP_NUM_THREADS", os.cpu_count() or 1))
 EPS, ITERS, TAU = 0.05, 5, 0.5
-
-
-def best_of(reps, fn):
-    best = float("inf")
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def mem_available():

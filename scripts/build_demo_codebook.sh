@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds resources/demo/demo_codebook.safetensors with this repository's trainer from the demo
-# video and the demo encoder, following configs/demo_codebook.json. Deterministic: the same
+# clips and the demo encoder, following configs/demo_codebook.json. Deterministic: the same
 # build and thread count give the same bytes.
 # Usage: scripts/build_demo_codebook.sh [path/to/once] [output]
 set -euo pipefail
@@ -13,8 +13,14 @@ trap 'rm -rf "$work"' EXIT
 py="$(command -v python3)"
 # Flattens one section of the JSON config into --key value arguments.
 args() { "$py" -c 'import json,sys; c=json.load(open(sys.argv[1]))[sys.argv[2]]; print(" ".join(f"--{k} {v}" for k,v in c.items()))' "$config" "$1"; }
-"$py" -c 'import json,sys; c=json.load(open(sys.argv[1]))
-for v in c["videos"]: print(json.dumps({"video": sys.argv[2] + "/" + v, "category": "demo"}))' \
+# Absolute paths are the real clips Debian ships (the config's "packages"); the rest are the
+# repository's. A missing clip stops the build: a codebook from fewer clips is another codebook.
+"$py" -c 'import json,os,sys; c=json.load(open(sys.argv[1]))
+for v in c["videos"]:
+    p = v if v.startswith("/") else os.path.join(sys.argv[2], v)
+    if not os.path.exists(p):
+        sys.exit(p + ": missing (apt install " + " ".join(c.get("packages", [])) + ")")
+    print(json.dumps({"video": p, "category": "demo"}))' \
     "$config" "$root" > "$work/corpus.jsonl"
 backbone="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["backbone"])' "$config")"
 sample="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["sample"])' "$config")"

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# The main job on the embedded default: the demo video, encoded by the demo encoder, compressed
-# with the demo codebook at a few budgets, then two peer baselines at the same budget for
-# comparison. Sets up and builds the command line first (idempotent).
+# The main job on the embedded default: the demo clip (a real one, resources/demo/NOTICE.md),
+# encoded by the demo encoder, compressed with the demo codebook (built from real clips) at a
+# few budgets, then two peer baselines at the same budget for comparison; then, where a display
+# exists, ONCE Studio opens with the same demo loaded. Sets up and builds first (idempotent).
+# ONCE_DEMO_STUDIO=0 keeps to the command line; =1 opens the studio even without $DISPLAY
+# (e.g. with QT_QPA_PLATFORM set by the caller).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh default once >/dev/null
+studio=${ONCE_DEMO_STUDIO:-auto}
+if [ "$studio" = auto ]; then
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then studio=1; else studio=0; fi
+fi
+targets=(once)
+if [ "$studio" = 1 ]; then targets+=(once-studio); fi
+scripts/build.sh default "${targets[@]}" >/dev/null
 once=build/default/app/once
 out=build/demo
 mkdir -p "$out"
@@ -25,3 +34,10 @@ for method in tome spatial-pool; do
         --budget 64 -o "$out/demo_${method}_B64.safetensors" --json
 done
 echo "== done: results in $out/"
+if [ "$studio" = 1 ]; then
+    echo "== opening ONCE Studio with the demo (close the window to finish)"
+    exec build/default/app/studio/once-studio --demo
+else
+    echo "== no display: ONCE Studio not opened (with one, this command opens it on the demo;"
+    echo "   or run build/default/app/studio/once-studio --demo yourself)"
+fi

@@ -26,13 +26,6 @@ using namespace once;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 bool near(double a, double b, double tol = 1e-9) {
     return std::abs(a - b) <= tol;
 }
@@ -88,7 +81,7 @@ class TestPaperAnalyses : public QObject {
         auto r = test::runPython("analysis_paper.py", {"stress", QString::fromStdString(in),
                                                        QString::fromStdString(out)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        auto want = nlohmann::json::parse(slurp(out))["metrics"];
+        auto want = nlohmann::json::parse(test::readText(out))["metrics"];
         StressResult got = stressDiagnostic(s.codebook, s.videos, o);
         QCOMPARE(got.metrics.size(), std::size_t(5));
         QCOMPARE(got.seeds.size(), std::size_t(3));
@@ -122,7 +115,7 @@ class TestPaperAnalyses : public QObject {
         auto r = test::runPython("analysis_paper.py", {"compare", QString::fromStdString(in),
                                                        QString::fromStdString(out)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        auto want = nlohmann::json::parse(slurp(out));
+        auto want = nlohmann::json::parse(test::readText(out));
         auto got = compareCodebooks(s.codebook, other, s.videos, 200, 20260811);
         QCOMPARE(got.size(), std::size_t(5));
         for (std::size_t m = 0; m < 5; ++m) {
@@ -152,7 +145,7 @@ class TestPaperAnalyses : public QObject {
         auto r = test::runPython("analysis_paper.py", {"support", QString::fromStdString(in),
                                                        QString::fromStdString(out)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        auto want = nlohmann::json::parse(slurp(out));
+        auto want = nlohmann::json::parse(test::readText(out));
         SupportOriginResult got = supportOrigin(s.codebook, s.videos, o);
         QCOMPARE(got.pairs.size(), std::size_t(3));
         for (std::size_t p = 0; p < 3; ++p) {
@@ -215,7 +208,7 @@ class TestPaperAnalyses : public QObject {
         auto py = test::runPython("analysis_paper.py", {"breakeven", QString::fromStdString(path),
                                                         "1000", QString::fromStdString(out)});
         QVERIFY2(py.exitCode == 0, qPrintable(py.err));
-        auto want = nlohmann::json::parse(slurp(out));
+        auto want = nlohmann::json::parse(test::readText(out));
         QCOMPARE(rows.size(), want.size());
         for (std::size_t i = 0; i < rows.size(); ++i) {
             QCOMPARE(rows[i].budget, want[i]["budget"].get<std::int64_t>());
@@ -230,7 +223,7 @@ class TestPaperAnalyses : public QObject {
                                  QString::fromStdString(out + ".csv")});
         QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
         QVERIFY(cli.out.contains("never"));
-        QVERIFY(slurp(out + ".csv").find("mvbench,once,16,3,") != std::string::npos);
+        QVERIFY(test::readText(out + ".csv").find("mvbench,once,16,3,") != std::string::npos);
     }
 
     void analyzeCommandsWriteCsv() {
@@ -263,10 +256,10 @@ class TestPaperAnalyses : public QObject {
                          << features);
         QVERIFY2(st.exitCode == 0, qPrintable(st.err));
         QVERIFY(st.out.contains("R95"));
-        QVERIFY(slurp((dir + "/stress.csv").toStdString()).find("R95,") != std::string::npos);
+        QVERIFY(test::readText((dir + "/stress.csv").toStdString()).find("R95,") != std::string::npos);
         QVERIFY(QFile::exists(dir + "/stress_videos.csv"));
         QVERIFY(QFile::exists(dir + "/stress_1.csv"));
-        QVERIFY(slurp((dir + "/stress_vs_first_1.csv").toStdString()).find("R95,") !=
+        QVERIFY(test::readText((dir + "/stress_vs_first_1.csv").toStdString()).find("R95,") !=
                 std::string::npos);
         auto so = test::runCli(QStringList{"analyze", "support-origin", "--codebook",
                                            QString::fromStdString(cb), "--budgets", "2,4",
@@ -274,7 +267,7 @@ class TestPaperAnalyses : public QObject {
                                << features);
         QVERIFY2(so.exitCode == 0, qPrintable(so.err));
         QVERIFY(so.out.contains("2 disjoint pair(s)"));
-        QCOMPARE(QString::fromStdString(slurp((dir + "/so.csv").toStdString()))
+        QCOMPARE(QString::fromStdString(test::readText((dir + "/so.csv").toStdString()))
                      .split('\n', Qt::SkipEmptyParts)
                      .size(),
                  3);

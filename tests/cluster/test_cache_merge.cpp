@@ -72,16 +72,6 @@ std::map<std::string, std::string> folderBytes(const std::string& dir) {
     return out;
 }
 
-template <class F>
-OnceError errorOf(F f) {
-    try {
-        f();
-    } catch (const OnceError& e) {
-        return e;
-    }
-    qFatal("expected an OnceError");
-}
-
 void replaceInFile(const std::string& path, const std::string& from, const std::string& to) {
     std::string s = readWholeFile(path);
     const auto at = s.find(from);
@@ -131,7 +121,7 @@ class TestCacheMerge : public QObject {
         SketchCacheOptions o = options();
         o.shard = {1, 2, "test"};
         buildSketchCache(corpus_, dir_ + "/lonely", o, {}, nullptr);
-        const OnceError e = errorOf([&] { SketchCache::load(dir_ + "/lonely"); });
+        const OnceError e = test::errorOf([&] { SketchCache::load(dir_ + "/lonely"); });
         QCOMPARE(e.where().field, std::string("request.shard"));
         QCOMPARE(e.where().found, std::string("1/2"));
     }
@@ -155,30 +145,30 @@ class TestCacheMerge : public QObject {
         // The same folder under another shard, or without --shard, is refused naming it; so is a
         // whole-corpus cache resumed as a shard.
         o.shard = {1, 2, "test"};
-        OnceError e = errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
+        OnceError e = test::errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
         QCOMPARE(e.where().field, std::string("shard"));
         o.shard = {};
-        e = errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
+        e = test::errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
         QCOMPARE(e.where().field, std::string("shard"));
         QVERIFY(folderBytes(dir_ + "/r0") == folderBytes(dir_ + "/n2-0"));
         o.shard = {0, 2, "test"};
-        e = errorOf([&] { buildSketchCache(corpus_, dir_ + "/single", o, {}, nullptr); });
+        e = test::errorOf([&] { buildSketchCache(corpus_, dir_ + "/single", o, {}, nullptr); });
         QCOMPARE(e.where().field, std::string("shard"));
     }
 
     void refusesInconsistentShards() {
         const std::string a = dir_ + "/n3-0", b = dir_ + "/n3-1", c = dir_ + "/n3-2";
         // Missing shard: named, with the ones given.
-        OnceError e = errorOf([&] { mergeSketchCaches({a, c}, dir_ + "/x1"); });
+        OnceError e = test::errorOf([&] { mergeSketchCaches({a, c}, dir_ + "/x1"); });
         QVERIFY(e.brief().find("shard 1/3 is missing") != std::string::npos);
         QCOMPARE(e.where().field, std::string("request.shard.index"));
         QVERIFY(!fs::exists(dir_ + "/x1"));
         // Overlap: the same shard twice.
-        e = errorOf([&] { mergeSketchCaches({a, b, b, c}, dir_ + "/x2"); });
+        e = test::errorOf([&] { mergeSketchCaches({a, b, b, c}, dir_ + "/x2"); });
         QCOMPARE(e.where().field, std::string("request.shard.index"));
         QVERIFY(e.where().file.find("n3-1") != std::string::npos);
         // Another shard count.
-        e = errorOf([&] { mergeSketchCaches({a, b, dir_ + "/n2-1"}, dir_ + "/x3"); });
+        e = test::errorOf([&] { mergeSketchCaches({a, b, dir_ + "/n2-1"}, dir_ + "/x3"); });
         QCOMPARE(e.where().field, std::string("request.shard.count"));
         QVERIFY(e.where().file.find("n2-1") != std::string::npos);
         // Other options: named option, both values.
@@ -186,7 +176,7 @@ class TestCacheMerge : public QObject {
         o.sketch.seed = 7;
         o.shard = {1, 3, "test"};
         buildSketchCache(corpus_, dir_ + "/seed7", o, {}, nullptr);
-        e = errorOf([&] { mergeSketchCaches({a, dir_ + "/seed7", c}, dir_ + "/x4"); });
+        e = test::errorOf([&] { mergeSketchCaches({a, dir_ + "/seed7", c}, dir_ + "/x4"); });
         QCOMPARE(e.where().field, std::string("request.seed"));
         QCOMPARE(e.where().expected, std::string("42"));
         QCOMPARE(e.where().found, std::string("7"));
@@ -197,29 +187,29 @@ class TestCacheMerge : public QObject {
         o = options();
         o.shard = {1, 3, "test"};
         buildSketchCache(other, dir_ + "/corpus2", o, {}, nullptr);
-        e = errorOf([&] { mergeSketchCaches({a, dir_ + "/corpus2", c}, dir_ + "/x5"); });
+        e = test::errorOf([&] { mergeSketchCaches({a, dir_ + "/corpus2", c}, dir_ + "/x5"); });
         QCOMPARE(e.where().field, std::string("request.corpus[4]"));
         // Another backbone (a copy of shard 2 whose videos say another encoder).
         fs::copy(c, dir_ + "/bb", fs::copy_options::recursive);
         replaceInFile(dir_ + "/bb/manifest.json", "\"backbone\": \"demo\"",
                       "\"backbone\": \"siglip\"");
-        e = errorOf([&] { mergeSketchCaches({a, b, dir_ + "/bb"}, dir_ + "/x6"); });
+        e = test::errorOf([&] { mergeSketchCaches({a, b, dir_ + "/bb"}, dir_ + "/x6"); });
         QCOMPARE(e.where().field, std::string("backbone"));
         QCOMPARE(e.where().found, std::string("siglip"));
         // An unfinished shard: rerun its task.
         fs::copy(b, dir_ + "/unfinished", fs::copy_options::recursive);
         replaceInFile(dir_ + "/unfinished/manifest.json", "\"complete\": true",
                       "\"complete\": false");
-        e = errorOf([&] { mergeSketchCaches({a, dir_ + "/unfinished", c}, dir_ + "/x7"); });
+        e = test::errorOf([&] { mergeSketchCaches({a, dir_ + "/unfinished", c}, dir_ + "/x7"); });
         QCOMPARE(e.where().field, std::string("complete"));
         QVERIFY(e.where().file.find("unfinished") != std::string::npos);
         // A whole-corpus cache is not a shard.
-        e = errorOf([&] { mergeSketchCaches({dir_ + "/single"}, dir_ + "/x8"); });
+        e = test::errorOf([&] { mergeSketchCaches({dir_ + "/single"}, dir_ + "/x8"); });
         QCOMPARE(e.where().field, std::string("request.shard"));
         // An output folder with files is refused and left alone.
         fs::create_directories(dir_ + "/busy");
         writeFileAtomically(dir_ + "/busy/keep.txt", "mine");
-        e = errorOf([&] { mergeSketchCaches({a, b, c}, dir_ + "/busy"); });
+        e = test::errorOf([&] { mergeSketchCaches({a, b, c}, dir_ + "/busy"); });
         QCOMPARE(e.where().field, std::string("output"));
         QCOMPARE(readWholeFile(dir_ + "/busy/keep.txt"), std::string("mine"));
         for (int i = 1; i <= 8; ++i) {
@@ -253,7 +243,7 @@ class TestCacheMerge : public QObject {
         }
         FitConfig big;
         big.codewords = loaded.reps.size(0) + 1;
-        const OnceError e = errorOf([&] { fitCodebook(mapped, big); });
+        const OnceError e = test::errorOf([&] { fitCodebook(mapped, big); });
         QCOMPARE(e.where().field, std::string("K"));
     }
 };

@@ -17,16 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-template <class F>
-OnceError errorOf(F f) {
-    try {
-        f();
-    } catch (const OnceError& e) {
-        return e;
-    }
-    qFatal("expected an OnceError");
-}
-
 const std::string kConfig = "model=m;sampling=uniform:8;pool_stride=1;dtype=float32;device=cpu";
 
 // 9 questions over 5 videos, interleaved (video order of first appearance: a b c d e).
@@ -169,11 +159,11 @@ class TestEvalMerge : public QObject {
     void refusesBadSets() {
         auto files = runShards(3, "bad");
         // Missing shard.
-        OnceError e = errorOf([&] { mergeEvalResults({files[0], files[2]}, dir_ + "/x.jsonl"); });
+        OnceError e = test::errorOf([&] { mergeEvalResults({files[0], files[2]}, dir_ + "/x.jsonl"); });
         QVERIFY(e.brief().find("shard 1/3 is missing") != std::string::npos);
         QCOMPARE(e.where().field, std::string("shard.index"));
         // The same shard twice.
-        e = errorOf([&] {
+        e = test::errorOf([&] {
             mergeEvalResults({files[0], files[1], files[1], files[2]}, dir_ + "/x.jsonl");
         });
         QCOMPARE(e.where().field, std::string("shard.index"));
@@ -185,7 +175,7 @@ class TestEvalMerge : public QObject {
             writeOrCheckEvalShardPlan(p, dir_ + "/other-1.jsonl");
             writeRun(owned, dir_ + "/other-1.jsonl");
         }
-        e = errorOf([&] {
+        e = test::errorOf([&] {
             mergeEvalResults({files[0], dir_ + "/other-1.jsonl", files[2]}, dir_ + "/x.jsonl");
         });
         QCOMPARE(e.where().field, std::string("config"));
@@ -195,7 +185,7 @@ class TestEvalMerge : public QObject {
             std::vector<EvalQuestion> owned;
             EvalShardPlan p =
                 planEvalShard("mvbench", questions(), jobs(), kConfig, {1, 4, "t"}, &owned);
-            e = errorOf([&] { writeOrCheckEvalShardPlan(p, files[1]); });
+            e = test::errorOf([&] { writeOrCheckEvalShardPlan(p, files[1]); });
             QVERIFY(e.where().field == "shard.count" || e.where().field == "videos_total" ||
                     e.where().field == "shard");
         }
@@ -219,7 +209,7 @@ class TestEvalMerge : public QObject {
             writeOrCheckEvalShardPlan(p, dir_ + "/cut-2.jsonl");
             writeRun(owned, dir_ + "/cut-2.jsonl", 1);
         }
-        e = errorOf([&] {
+        e = test::errorOf([&] {
             mergeEvalResults({files[0], files[1], dir_ + "/cut-2.jsonl"}, dir_ + "/x.jsonl");
         });
         QVERIFY(e.brief().find("shard 2/3 is unfinished") != std::string::npos);
@@ -227,19 +217,19 @@ class TestEvalMerge : public QObject {
         QCOMPARE(e.where().found, std::string("no record"));
         // A results file without a plan (not a sharded run).
         writeRun(questions(), dir_ + "/plain.jsonl");
-        e = errorOf([&] { mergeEvalResults({dir_ + "/plain.jsonl"}, dir_ + "/x.jsonl"); });
+        e = test::errorOf([&] { mergeEvalResults({dir_ + "/plain.jsonl"}, dir_ + "/x.jsonl"); });
         QCOMPARE(e.where().file, dir_ + "/plain.jsonl.shard.json");
         QVERIFY(!fs::exists(dir_ + "/x.jsonl"));
         // An existing output is left alone.
         writeFileAtomically(dir_ + "/taken.jsonl", "keep");
-        e = errorOf([&] { mergeEvalResults(files, dir_ + "/taken.jsonl"); });
+        e = test::errorOf([&] { mergeEvalResults(files, dir_ + "/taken.jsonl"); });
         QCOMPARE(e.where().field, std::string("output"));
         QCOMPARE(readWholeFile(dir_ + "/taken.jsonl"), std::string("keep"));
         // A damaged plan is refused naming the entry.
         writeFileAtomically(files[0] + ".shard.json",
                             "{\"format\": \"once-eval-shard/1\", \"shard\": {\"index\": 5, "
                             "\"count\": 3}}");
-        e = errorOf([&] { mergeEvalResults(files, dir_ + "/x.jsonl"); });
+        e = test::errorOf([&] { mergeEvalResults(files, dir_ + "/x.jsonl"); });
         QCOMPARE(e.where().field, std::string("shard.index"));
     }
 };

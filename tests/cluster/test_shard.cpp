@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cluster/shard.h"
+#include "support/test_support.h"
 #include "util/error.h"
 
 using namespace once;
@@ -22,17 +23,6 @@ EnvLookup env(std::map<std::string, std::string> vars) {
     };
 }
 
-// The OnceError thrown by f, or a failure.
-template <class F>
-OnceError errorOf(F f) {
-    try {
-        f();
-    } catch (const OnceError& e) {
-        return e;
-    }
-    qFatal("expected an OnceError");
-}
-
 }  // namespace
 
 class TestShard : public QObject {
@@ -47,7 +37,7 @@ class TestShard : public QObject {
         QVERIFY(!parseShard("0/1").sharded());
         for (const char* bad : {"", "3", "10/10", "-1/4", "1/0", "a/4", "1/4x", "1/ 4", "1/100001",
                                 "0x1/4", "1//4"}) {
-            const OnceError e = errorOf([&] { parseShard(bad); });
+            const OnceError e = test::errorOf([&] { parseShard(bad); });
             QCOMPARE(e.where().field, std::string("shard"));
             QVERIFY(e.where().expected.find("0-based") != std::string::npos);
         }
@@ -68,7 +58,7 @@ class TestShard : public QObject {
                                       {"SLURM_ARRAY_TASK_MAX", "4"}}));
         QCOMPARE(s->text(), std::string("0/4"));
         // --array=0-6:2 (ids 0,2,4,6): not contiguous, refused naming the count.
-        OnceError e = errorOf([] {
+        OnceError e = test::errorOf([] {
             shardFromEnvironment(env({{"SLURM_ARRAY_TASK_ID", "2"},
                                       {"SLURM_ARRAY_TASK_COUNT", "4"},
                                       {"SLURM_ARRAY_TASK_MIN", "0"},
@@ -76,15 +66,15 @@ class TestShard : public QObject {
         });
         QCOMPARE(e.where().field, std::string("SLURM_ARRAY_TASK_COUNT"));
         QCOMPARE(e.where().file, std::string("environment"));
-        e = errorOf([] { shardFromEnvironment(env({{"SLURM_ARRAY_TASK_ID", "2"}})); });
+        e = test::errorOf([] { shardFromEnvironment(env({{"SLURM_ARRAY_TASK_ID", "2"}})); });
         QCOMPARE(e.where().field, std::string("SLURM_ARRAY_TASK_COUNT"));
         QCOMPARE(e.where().found, std::string("unset"));
-        e = errorOf([] {
+        e = test::errorOf([] {
             shardFromEnvironment(
                 env({{"SLURM_ARRAY_TASK_ID", "x"}, {"SLURM_ARRAY_TASK_COUNT", "3"}}));
         });
         QCOMPARE(e.where().field, std::string("SLURM_ARRAY_TASK_ID"));
-        e = errorOf([] {
+        e = test::errorOf([] {
             shardFromEnvironment(
                 env({{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_COUNT", "3"}}));
         });
@@ -97,9 +87,9 @@ class TestShard : public QObject {
         QVERIFY(s);
         QCOMPARE(s->text(), std::string("2/3"));
         QCOMPARE(s->origin, std::string("JOB_COMPLETION_INDEX"));
-        OnceError e = errorOf([] { shardFromEnvironment(env({{"JOB_COMPLETION_INDEX", "0"}})); });
+        OnceError e = test::errorOf([] { shardFromEnvironment(env({{"JOB_COMPLETION_INDEX", "0"}})); });
         QCOMPARE(e.where().field, std::string("ONCE_SHARD_COUNT"));
-        e = errorOf([] {
+        e = test::errorOf([] {
             shardFromEnvironment(env({{"JOB_COMPLETION_INDEX", "3"}, {"ONCE_SHARD_COUNT", "3"}}));
         });
         QCOMPARE(e.where().field, std::string("JOB_COMPLETION_INDEX"));

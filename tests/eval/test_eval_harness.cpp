@@ -38,13 +38,6 @@ struct Bench {
     int questions;
 };
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 // key → (prediction, correct) of a results file; fails on duplicate keys.
 std::map<std::string, std::pair<std::string, bool>> byKey(const std::string& path) {
     std::map<std::string, std::pair<std::string, bool>> m;
@@ -171,7 +164,7 @@ class TestEvalHarness : public QObject {
         auto r = test::runPython("eval_benchmarks.py", {"parse", QString::fromStdString(in),
                                                         QString::fromStdString(out)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        auto want = nlohmann::json::parse(slurp(out));
+        auto want = nlohmann::json::parse(test::readText(out));
         const std::vector<std::string> opts = {"c does thing 0", "c does thing 1", "c does thing 2",
                                                "c does thing 3", "c does thing 4"};
         for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -232,7 +225,7 @@ class TestEvalHarness : public QObject {
             auto py = test::runPython("eval_benchmarks.py", {"score", b.name, b.annotations, fresh,
                                                              "200", "20260811", scored});
             QVERIFY2(py.exitCode == 0, qPrintable(py.err));
-            auto want = nlohmann::json::parse(slurp(scored.toStdString()));
+            auto want = nlohmann::json::parse(test::readText(scored.toStdString()));
             QVERIFY2(want["mismatches"].empty(), want["mismatches"].dump().c_str());
             auto got = nlohmann::json::parse(full.out.toStdString())["accuracy"];
             QCOMPARE(got.size(), want["accuracy"].size());
@@ -269,10 +262,10 @@ class TestEvalHarness : public QObject {
         QVERIFY2(rep.exitCode == 0, qPrintable(rep.err));
         QVERIFY(rep.out.contains("dense") && rep.out.contains("once") &&
                 rep.out.contains("Efficiency") && rep.out.contains("action_count"));
-        const std::string acc = slurp((dir + "/t_accuracy.csv").toStdString());
+        const std::string acc = test::readText((dir + "/t_accuracy.csv").toStdString());
         QVERIFY(acc.rfind("benchmark,method,budget,task,", 0) == 0);
         QVERIFY(acc.find("mvbench,once,2,overall,3,") != std::string::npos);
-        const std::string eff = slurp((dir + "/t_efficiency.csv").toStdString());
+        const std::string eff = test::readText((dir + "/t_efficiency.csv").toStdString());
         QVERIFY(eff.find("mvbench,dense,dense,3,") != std::string::npos);
         // Compressed rows see fewer tokens than dense: a positive token reduction.
         auto lines = QString::fromStdString(eff).split('\n', Qt::SkipEmptyParts);
@@ -307,7 +300,7 @@ class TestEvalHarness : public QObject {
         qInfo("killed mid-run: %s, %zu line(s) kept", killed ? "yes" : "no (finished first)",
               readResults(out.toStdString()).size());
         // Every byte belongs to a whole line.
-        const std::string text = slurp(out.toStdString());
+        const std::string text = test::readText(out.toStdString());
         QVERIFY(!text.empty() && text.back() == '\n');
         const std::size_t kept = readResults(out.toStdString()).size();
         // A kill inside a write leaves an unterminated tail: readers skip it, a rerun cuts it.
@@ -319,7 +312,7 @@ class TestEvalHarness : public QObject {
         freshArgs[freshArgs.indexOf(out)] = fresh;
         auto full = test::runCli(freshArgs);
         QVERIFY2(full.exitCode == 0, qPrintable(full.err));
-        const std::string after = slurp(out.toStdString());
+        const std::string after = test::readText(out.toStdString());
         QVERIFY(after.find("\"quest{") == std::string::npos && after.back() == '\n');
         QVERIFY(byKey(out.toStdString()) == byKey(fresh.toStdString()));
         QCOMPARE(byKey(out.toStdString()).size(), std::size_t(3 * 7));

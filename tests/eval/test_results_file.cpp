@@ -17,17 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-void writeText(const std::string& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
-
 EvalRecord record(const std::string& question) {
     EvalRecord r;
     r.benchmark = "mvbench";
@@ -79,20 +68,20 @@ class TestResultsFile : public QObject {
         const std::string d = test::tempDir();
         const std::string path = d + "/r.jsonl";
         const std::string line = record("q1").toJsonLine() + "\n";
-        writeText(path, line + "{\"benchmark\":\"mvb");
+        test::writeText(path, line + "{\"benchmark\":\"mvb");
         QCOMPARE(checkResultsFile(path).records.size(), std::size_t(1));
         {
             ResultsWriter w(path);
             w.append(record("q2"));
         }
-        QCOMPARE(slurp(path), line + record("q2").toJsonLine() + "\n");
+        QCOMPARE(test::readText(path), line + record("q2").toJsonLine() + "\n");
 
         // Not results files: refused by the check and by the writer, left byte-identical.
         for (const std::string& text :
              {std::string("my notes, no newline"), std::string("notes\nmore notes\n"),
               line + "tail that is not a record", std::string("[1, 2]\n"),
               std::string(300, '[') + "\n"}) {
-            writeText(path, text);
+            test::writeText(path, text);
             QVERIFY_THROWS_EXCEPTION(OnceError, checkResultsFile(path));
             try {
                 ResultsWriter w(path);
@@ -101,10 +90,10 @@ class TestResultsFile : public QObject {
             } catch (const OnceError& e) {
                 QCOMPARE(e.where().file, path);
             }
-            QCOMPARE(slurp(path), text);
+            QCOMPARE(test::readText(path), text);
         }
         // An empty file is a results file with no record.
-        writeText(path, "");
+        test::writeText(path, "");
         QVERIFY(checkResultsFile(path).exists);
         QVERIFY(checkResultsFile(path).records.empty());
         QVERIFY_THROWS_EXCEPTION(OnceError, checkResultsFile(d));  // a folder
@@ -113,19 +102,19 @@ class TestResultsFile : public QObject {
     void replaceKeepsTheOldFileUntilTheFirstRecord() {
         const std::string d = test::tempDir();
         const std::string path = d + "/notes.txt";
-        writeText(path, "keep me");
+        test::writeText(path, "keep me");
         {
             ResultsWriter w(path, /*replace=*/true);
-            QCOMPARE(slurp(path), std::string("keep me"));
+            QCOMPARE(test::readText(path), std::string("keep me"));
         }
-        QCOMPARE(slurp(path), std::string("keep me"));  // no record, no change
+        QCOMPARE(test::readText(path), std::string("keep me"));  // no record, no change
         {
             ResultsWriter w(path, true);
             w.append(record("q1"));
             w.append(record("q2"));
         }
         QCOMPARE(readResults(path).size(), std::size_t(2));
-        QVERIFY(slurp(path).find("keep me") == std::string::npos);
+        QVERIFY(test::readText(path).find("keep me") == std::string::npos);
         QVERIFY(!hasTemporary(d));
     }
 
@@ -134,7 +123,7 @@ class TestResultsFile : public QObject {
         const std::string path = d + "/r.jsonl";
         const std::string good = record("q").toJsonLine();
         // One line longer than kMaxResultsLineBytes.
-        writeText(path, "{\"benchmark\":\"" + std::string(kMaxResultsLineBytes, 'x') + "\"}\n");
+        test::writeText(path, "{\"benchmark\":\"" + std::string(kMaxResultsLineBytes, 'x') + "\"}\n");
         try {
             readResults(path);
             QFAIL("an over-long line was read");
@@ -157,7 +146,7 @@ class TestResultsFile : public QObject {
             const auto at = line.find(from);
             QVERIFY2(at != std::string::npos, from.c_str());
             line.replace(at, from.size(), to);
-            writeText(path, good + "\n" + line + "\n");
+            test::writeText(path, good + "\n" + line + "\n");
             try {
                 readResults(path);
                 QFAIL(qPrintable(QString::fromStdString("accepted " + to)));
@@ -172,13 +161,13 @@ class TestResultsFile : public QObject {
     void annotationVideosStayInsideTheFolder() {
         const std::string d = test::tempDir();
         fs::create_directories(d + "/videos");
-        writeText(d + "/outside.mp4", "x");
+        test::writeText(d + "/outside.mp4", "x");
         fs::create_symlink(d + "/outside.mp4", d + "/videos/link.mp4");
         const std::string ann = d + "/lvb.json";
         for (const std::string& name :
              {std::string("../outside.mp4"), std::string("/etc/passwd"), std::string("link.mp4"),
               std::string("a/../../outside.mp4")}) {
-            writeText(ann, "[{\"video_path\": \"" + name +
+            test::writeText(ann, "[{\"video_path\": \"" + name +
                                "\", \"question\": \"q\", \"candidates\": [\"a\", \"b\"], "
                                "\"correct_choice\": 0, \"question_category\": \"c\"}]");
             try {
@@ -189,19 +178,19 @@ class TestResultsFile : public QObject {
                 QCOMPARE(e.where().field, std::string("[0].video_path"));
             }
         }
-        writeText(ann,
+        test::writeText(ann,
                   "[{\"video_path\": \"sub/w.mp4\", \"question\": \"q\", \"candidates\": "
                   "[\"a\", \"b\"], \"correct_choice\": 0, \"question_category\": \"c\"}]");
         auto b = loadBenchmark("longvideobench", ann, d + "/videos");
         QCOMPARE(b.questions.at(0).videoPath,
                  fs::weakly_canonical(d + "/videos/sub/w.mp4").string());
         // MVBench, EgoSchema and Video-MME names go through the same check.
-        writeText(d + "/action_count.json",
+        test::writeText(d + "/action_count.json",
                   "[{\"video\": \"../../x.mp4\", \"question\": \"q\", \"candidates\": [\"a\", "
                   "\"b\"], \"answer\": \"a\"}]");
         QVERIFY_THROWS_EXCEPTION(OnceError,
                                  loadBenchmark("mvbench", d + "/action_count.json", d + "/videos"));
-        writeText(d + "/vm.jsonl",
+        test::writeText(d + "/vm.jsonl",
                   "{\"videoID\": \"../x\", \"task_type\": \"t\", \"duration\": \"s\", "
                   "\"question\": \"q\", \"options\": [\"A. a\", \"B. b\"], \"answer\": \"A\"}\n");
         QVERIFY_THROWS_EXCEPTION(OnceError,
@@ -211,8 +200,8 @@ class TestResultsFile : public QObject {
         for (int k = 0; k < 5; ++k) {
             q += ", \"option " + std::to_string(k) + "\": \"o\"";
         }
-        writeText(d + "/ego/questions.json", q + "}]");
-        writeText(d + "/ego/subset_answers.json", "{\"../u\": 1}");
+        test::writeText(d + "/ego/questions.json", q + "}]");
+        test::writeText(d + "/ego/subset_answers.json", "{\"../u\": 1}");
         QVERIFY_THROWS_EXCEPTION(OnceError, loadBenchmark("egoschema", d + "/ego", d + "/videos"));
     }
 };

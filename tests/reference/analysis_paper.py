@@ -15,31 +15,11 @@ import sys
 import numpy as np
 from safetensors.numpy import load_file
 
-MASK64 = (1 << 64) - 1
-
-
-class SplitMix:
-    def __init__(self, seed):
-        self.s = seed & MASK64
-
-    def next(self):
-        self.s = (self.s + 0x9E3779B97F4A7C15) & MASK64
-        z = self.s
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n):
-        return self.next() % n
+from splitmix import SplitMix, splitmix_permutation
 
 
 def permutation(n, seed):
-    p = list(range(n))
-    rng = SplitMix(seed)
-    for i in range(n - 1, 0, -1):
-        j = rng.below(i + 1)
-        p[i], p[j] = p[j], p[i]
-    return p
+    return list(splitmix_permutation(n, seed))
 
 
 def unit(x):

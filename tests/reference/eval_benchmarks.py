@@ -17,22 +17,7 @@ import sys
 
 import numpy as np
 
-MASK64 = (1 << 64) - 1
-
-
-class SplitMix:
-    def __init__(self, seed):
-        self.s = seed & MASK64
-
-    def next(self):
-        self.s = (self.s + 0x9E3779B97F4A7C15) & MASK64
-        z = self.s
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n):
-        return self.next() % n
+from splitmix import MASK64, SplitMix
 
 
 # ---- parsers (lmms-eval) ----

@@ -14,8 +14,9 @@ import numpy as np
 import torch
 from safetensors.numpy import save_file
 
+from splitmix import splitmix_permutation
+
 DELTA = 1e-12
-MASK64 = (1 << 64) - 1
 VARIANTS = ["full", "no-reassign", "fixed-random", "frame-wise", "random-grouping",
             "codeword-output", "medoid-output"]
 
@@ -23,21 +24,6 @@ VARIANTS = ["full", "no-reassign", "fixed-random", "frame-wise", "random-groupin
 def nu(v):
     """ν(v) = v / max(‖v‖₂, δ), row-wise."""
     return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), DELTA)
-
-
-def splitmix_permutation(n, seed):
-    """Fisher–Yates driven by SplitMix64: the permutation the C++ side documents."""
-    state = seed & MASK64
-    perm = list(range(n))
-    for i in range(n - 1, 0, -1):
-        state = (state + 0x9E3779B97F4A7C15) & MASK64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        z ^= z >> 31
-        j = z % (i + 1)
-        perm[i], perm[j] = perm[j], perm[i]
-    return np.array(perm, dtype=np.int64)
 
 
 def argmax_lower(scores, cols):

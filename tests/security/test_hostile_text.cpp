@@ -21,17 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-void writeText(const std::string& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
-
 // Exit code 1 with a clear error: names `file` (and each of `needles`), no crash, no raw text.
 QString refusal(const test::ProcessResult& r, const QString& file, const QStringList& needles) {
     if (r.exitCode != 1) {
@@ -88,7 +77,7 @@ class TestHostileText : public QObject {
     // A LongVideoBench annotation file with one question on `videoPath`.
     std::string lvbAnnotation(const std::string& dir, const std::string& videoPath) {
         const std::string path = dir + "/lvb.json";
-        writeText(path, "[{\"video_id\": \"w1\", \"video_path\": \"" + videoPath +
+        test::writeText(path, "[{\"video_id\": \"w1\", \"video_path\": \"" + videoPath +
                             "\", \"id\": \"w1_0\", \"question\": \"Where?\", \"candidates\": "
                             "[\"here\", \"there\"], \"correct_choice\": 1, \"question_category\": "
                             "\"S2E\"}]");
@@ -276,7 +265,7 @@ class TestHostileText : public QObject {
                           "\"question\": \"q\", \"candidates\": [\"a\", \"b\"], "
                           "\"correct_choice\": \"99999999999999999999\"}]"),
               std::string(100000, '['), std::string("{\"a\": 1e999}")}) {
-            writeText(ann, text);
+            test::writeText(ann, text);
             auto r = test::runCli(evalArgs(ann, d + "/videos", model_, out));
             QVERIFY_REFUSED(r, QString::fromStdString(ann), QStringList{});
             QVERIFY(!fs::exists(out));
@@ -316,7 +305,7 @@ class TestHostileText : public QObject {
                 config + "\"}\n{\"benchmark\":\"longvid";
         }
         const std::string out = d + "/existing.jsonl";
-        writeText(out, text);
+        test::writeText(out, text);
         QStringList args = evalArgs(ann, d + "/videos", model, out);
         if (overwrite) {
             args << "--overwrite";
@@ -325,7 +314,7 @@ class TestHostileText : public QObject {
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(!r.err.contains("json.exception") && !r.err.contains("terminate called"),
                  qPrintable(r.err));
-        QCOMPARE(slurp(out), text);  // byte-identical
+        QCOMPARE(test::readText(out), text);  // byte-identical
         for (const auto& e : fs::directory_iterator(d)) {
             QVERIFY2(e.path().filename().string().find(".tmp-") == std::string::npos,
                      "a temporary results file was left behind");
@@ -338,15 +327,15 @@ class TestHostileText : public QObject {
         fs::copy_file(dir_ + "/v/clip2s.mkv", d + "/videos/w1.mp4");
         const std::string ann = lvbAnnotation(d, "w1.mp4");
         const std::string out = d + "/notes.txt";
-        writeText(out, "my notes: keep me");
+        test::writeText(out, "my notes: keep me");
         // Without --overwrite a file that is not a results file is refused, untouched.
         auto refused = test::runCli(evalArgs(ann, d + "/videos", model_, out));
         QVERIFY_REFUSED(refused, QString::fromStdString(out), QStringList{"--overwrite"});
-        QCOMPARE(slurp(out), std::string("my notes: keep me"));
+        QCOMPARE(test::readText(out), std::string("my notes: keep me"));
         // With it, the file is replaced by the run's records.
         auto r = test::runCli(evalArgs(ann, d + "/videos", model_, out) << "--overwrite");
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const std::string after = slurp(out);
+        const std::string after = test::readText(out);
         QVERIFY(after.front() == '{' &&
                 after.find("\"benchmark\":\"longvideobench\"") != std::string::npos);
         QVERIFY(!after.empty() && after.back() == '\n');
@@ -355,7 +344,7 @@ class TestHostileText : public QObject {
         const std::string fresh = d + "/sub/fresh.jsonl";
         auto f = test::runCli(evalArgs(ann, d + "/videos", model_, fresh));
         QVERIFY2(f.exitCode == 0, qPrintable(f.err));
-        const std::string made = slurp(fresh);
+        const std::string made = test::readText(fresh);
         QVERIFY(made.front() == '{' &&
                 made.find("\"benchmark\":\"longvideobench\"") != std::string::npos);
         QCOMPARE(std::count(made.begin(), made.end(), '\n'), std::ptrdiff_t(1));
@@ -376,13 +365,13 @@ class TestHostileText : public QObject {
                           "\"budget\":4,\"correct\":\"yes\",\"visual_tokens\":{}}\n"),
               good + "\n" + good.substr(0, 30) + "\n", std::string("\xff\xfe\n")}) {
             const std::string path = d + "/r" + std::to_string(i++) + ".jsonl";
-            writeText(path, text);
+            test::writeText(path, text);
             auto r = test::runCli({"eval", "report", QString::fromStdString(path)});
             QVERIFY_REFUSED(r, QString::fromStdString(path), QStringList{"line"});
-            QCOMPARE(slurp(path), text);
+            QCOMPARE(test::readText(path), text);
         }
         // The good line alone reads.
-        writeText(d + "/ok.jsonl", good + "\n");
+        test::writeText(d + "/ok.jsonl", good + "\n");
         auto ok = test::runCli(
             {"eval", "report", QString::fromStdString(d + "/ok.jsonl"), "--bootstrap", "0"});
         QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <vector>
 
@@ -76,6 +78,17 @@ std::string writeFeatureFile(const at::Tensor& features, const std::string& path
     f.source = source;
     saveFeatureFile(f, path);
     return path;
+}
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void writeText(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 }
 
 }  // namespace once::test

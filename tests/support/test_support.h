@@ -5,7 +5,10 @@
 
 #include <QString>
 #include <QStringList>
+#include <QtGlobal>
 #include <string>
+
+#include "util/error.h"
 
 namespace once::test {
 
@@ -29,6 +32,22 @@ ProcessResult runCli(const QStringList& args, int timeoutMs = 600000);
 /// `path`. For training and merge tests that build their corpus from synthetic features.
 std::string writeFeatureFile(const at::Tensor& features, const std::string& path,
                              double frameStep = 1.0, const std::string& source = {});
+
+/// The bytes of a file ("" when it cannot be read: the caller's assertion then says so).
+std::string readText(const std::string& path);
+/// Writes `text` to `path`, replacing it (test inputs, not user files: no temporary + rename).
+void writeText(const std::string& path, const std::string& text);
+
+/// The OnceError that `f` throws; a test failure (qFatal) when it throws none.
+template <class F>
+OnceError errorOf(F f) {
+    try {
+        f();
+    } catch (const OnceError& e) {
+        return e;
+    }
+    qFatal("expected an OnceError");
+}
 
 /// Max |a - b| after converting both to float64.
 double maxAbsDiff(const at::Tensor& a, const at::Tensor& b);
