@@ -15,13 +15,18 @@ py="$(command -v python3)"
 args() { "$py" -c 'import json,sys; c=json.load(open(sys.argv[1]))[sys.argv[2]]; print(" ".join(f"--{k} {v}" for k,v in c.items()))' "$config" "$1"; }
 # Absolute paths are the real clips Debian ships (the config's "packages"); the rest are the
 # repository's. A missing clip stops the build: a codebook from fewer clips is another codebook.
+# The clips are linked into one folder first, so the codebook's exemplars name them by file name
+# alone (the explorer finds demo.mp4 beside the codebook) and no path of this machine is kept.
+mkdir -p "$work/clips"
 "$py" -c 'import json,os,sys; c=json.load(open(sys.argv[1]))
 for v in c["videos"]:
     p = v if v.startswith("/") else os.path.join(sys.argv[2], v)
     if not os.path.exists(p):
         sys.exit(p + ": missing (apt install " + " ".join(c.get("packages", [])) + ")")
-    print(json.dumps({"video": p, "category": "demo"}))' \
-    "$config" "$root" > "$work/corpus.jsonl"
+    link = os.path.join(sys.argv[3], os.path.basename(p))
+    os.symlink(os.path.realpath(p), link)
+    print(json.dumps({"video": link, "category": "demo"}))' \
+    "$config" "$root" "$work/clips" > "$work/corpus.jsonl"
 backbone="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["backbone"])' "$config")"
 sample="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["sample"])' "$config")"
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"

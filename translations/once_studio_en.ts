@@ -99,6 +99,14 @@
 <context>
     <name>AnswerStatistics</name>
     <message>
+        <source>Compute dtype</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The precision the vision encoder and the language model compute in (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 ms</source>
         <translation type="unfinished"></translation>
     </message>
@@ -439,6 +447,22 @@
         <source>Prefill FLOPs, %1</source>
         <translation></translation>
     </message>
+    <message>
+        <source>Measuring…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring the sweep: the status bar shows its progress and can cancel it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The new sweep was cancelled: the chart still shows the previous one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The sweep was cancelled before it finished: nothing was measured.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::BudgetPanel</name>
@@ -472,10 +496,6 @@
     </message>
     <message>
         <source>Token budget (log scale)</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Token budget B on a log scale from 1 to K</source>
         <translation></translation>
     </message>
     <message>
@@ -567,10 +587,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Token budget B on a log scale from 1 to N (the video&apos;s tokens)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>B = %1 is below the smallest budget: set to %2.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -583,7 +599,51 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Token budget B, from 1 to %1; a larger number is set to %1</source>
+        <source>The paper&apos;s rule: every token goes to its nearest codeword, the B most used codewords are kept, every token is reassigned to its nearest kept codeword and each group is averaged into one output token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As Full, but tokens whose nearest codeword was not kept are dropped instead of reassigned: coverage falls below 100 %.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keeps the first B codewords of one seeded random order (the same for every video) instead of the most used ones; tokens are reassigned to them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cuts the frames into segments; each segment keeps its own most used codewords from an even share of B and reassigns its own tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full&apos;s group sizes filled with randomly chosen tokens: shows what the codewords&apos; grouping is worth.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full&apos;s groups, each output as its codeword instead of the mean of its tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Full&apos;s groups, each output as the member closest (cosine) to the group&apos;s mean.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token budget B, from %1 to %2; a number outside is set to the nearest end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token budget B on a log scale up to K</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token budget B on a log scale up to N (the video&apos;s tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updating… (the numbers below are for B = %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The numbers below are for B = %1: the compression for the current setting was cancelled or failed.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -828,6 +888,25 @@
 %2</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>codeword %1: %n assigned patch(es) in this frame</source>
+        <translation>
+            <numerusform>codeword %1: %n assigned patch in this frame</numerusform>
+            <numerusform>codeword %1: %n assigned patches in this frame</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>codeword %1: its patches show with the ONCE method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show Codeword %1 in the &amp;Codebook View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show Codeword in the &amp;Codebook View</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::FrameStrip</name>
@@ -1068,6 +1147,14 @@
     </message>
     <message>
         <source>Messages from the ONCE engine are in English, exactly as the command line prints them: they name the file, the field, what was expected and what was found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget sweep cancelled: the chart keeps what it showed before.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Codebook</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1338,6 +1425,10 @@
         <source>computing the %1 groups…</source>
         <translation></translation>
     </message>
+    <message>
+        <source>no %1 groups: the computation was cancelled or failed (move the budget to try again)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::SettingsDialog</name>
@@ -1418,6 +1509,10 @@
         <translation></translation>
     </message>
     <message>
+        <source>The Qwen3.5 vision tower merges 2×2 patches itself; this setting applies to LLaVA-OneVision</source>
+        <translation></translation>
+    </message>
+    <message>
         <source>&amp;Language:</source>
         <translation></translation>
     </message>
@@ -1434,99 +1529,7 @@
 <context>
     <name>once::studio::StudioSession</name>
     <message>
-        <source>Compression failed</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Budget sweep failed</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Opening %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Cannot open video</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>The codebook was unloaded because it does not fit the new video: %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Cannot open feature file</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Cannot open codebook</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Checking model folder %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Cannot open model folder</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Cannot open file</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Cannot load the demo</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Loading the demo</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Assigning tokens</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Cannot assign tokens</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Compressing</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Measuring the budget sweep</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Videos opened from now on are encoded by the model folder&apos;s LLaVA-OneVision encoder (Preferences ▸ Backbone).</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Unknown compression method</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Preparing %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Cannot prepare %1</source>
         <translation></translation>
     </message>
 </context>
@@ -2014,6 +2017,305 @@
     <message>
         <source>Frame drop</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at most B tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every budget from %1 up gives the same output.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budgets %1–%2 change the output; below %1 it would keep no token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budgets %1–%2 change the output.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2. %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CompressionController</name>
+    <message>
+        <source>Budget sweep failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown compression method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot prepare %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preparing %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compression failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compressing with %1 at B = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring the budget sweep of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::VideoLoader</name>
+    <message>
+        <source>Opening %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open feature file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open codebook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking model folder %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot load the demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading the demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assigning tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot assign tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Videos opened from now on are encoded by the model folder&apos;s %1 encoder, sampled %2 (Preferences ▸ Backbone).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CodebookExplorer</name>
+    <message>
+        <source>Codeword ids, e.g. 7 or 3, 10-20</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only these codewords: ids and ranges separated by commas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sort by id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sort by corpus usage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sort by usage in this video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Corpus usage: the share of the training corpus&apos;s tokens nearest to the codeword. Usage in this video: its patches assigned to the codeword.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Grid…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the tiles shown as a PNG picture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locate Corpus…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the folder that holds the corpus videos the codebook was trained on, to show their patches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the codebook&apos;s exemplars</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cutting exemplar patches from the corpus videos</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a codebook (or load the demo) to see its codewords.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n codeword(s)</source>
+        <translation>
+            <numerusform>%n codeword</numerusform>
+            <numerusform>%n codewords</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 held in memory (not from a file). No exemplars: tiles show each codeword&apos;s colour.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. Reading the codebook&apos;s exemplars…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. The codebook&apos;s exemplar section is damaged and was ignored: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. No exemplars: codebook trained before provenance — it records neither corpus usage nor exemplar patches, so the tiles show each codeword&apos;s colour. Train it again (once train fit) to see them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. No exemplars: the Stage-A cache this codebook was fitted on was sketched before provenance.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage and up to %2 exemplar patches each, from the thumbnails stored in the codebook.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. Cutting up to %2 exemplar patches each from the corpus videos in %3…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. The exemplar patches are not stored in this codebook and its corpus videos were not found (recorded folder: %2); Locate Corpus… points to the folder that holds them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage and exemplar patches cut from the corpus videos in %2 (%3 of %4 videos read).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a video to see each codeword&apos;s usage in it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choosing a codeword highlights its patches with the ONCE method only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The search is not a list of codeword ids (e.g. 7 or 3, 10-20).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a codeword to highlight its patches in every frame.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Codeword %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>corpus: %1 tokens (%2 %) from %3 representatives in %n video(s)</source>
+        <translation>
+            <numerusform>corpus: %1 tokens (%2 %) from %3 representatives in %n video</numerusform>
+            <numerusform>corpus: %1 tokens (%2 %) from %3 representatives in %n videos</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>this video: %n patch(es)</source>
+        <translation>
+            <numerusform>this video: %n patch</numerusform>
+            <numerusform>this video: %n patches</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 at %2 s (row %3, column %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 frame %2 (row %3, column %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exemplars: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>codebook in memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2 of %n codeword(s) · %3</source>
+        <translation>
+            <numerusform>%1 · %2 of %n codeword · %3</numerusform>
+            <numerusform>%1 · %2 of %n codewords · %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Codebook Grid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locate the Corpus Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CodewordTileDelegate</name>
+    <message numerus="yes">
+        <source>%n in video</source>
+        <translation>
+            <numerusform>%n in video</numerusform>
+            <numerusform>%n in video</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

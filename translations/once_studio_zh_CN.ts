@@ -99,6 +99,14 @@
 <context>
     <name>AnswerStatistics</name>
     <message>
+        <source>Compute dtype</source>
+        <translation>计算精度</translation>
+    </message>
+    <message>
+        <source>The precision the vision encoder and the language model compute in (%1)</source>
+        <translation>视觉编码器和语言模型计算所用的精度（%1）</translation>
+    </message>
+    <message>
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
@@ -439,6 +447,22 @@
         <source>Prefill FLOPs, %1</source>
         <translation>预填充 FLOPs，%1</translation>
     </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>正在测量…</translation>
+    </message>
+    <message>
+        <source>Measuring the sweep: the status bar shows its progress and can cancel it.</source>
+        <translation>正在测量扫描：状态栏显示其进度，并可取消。</translation>
+    </message>
+    <message>
+        <source>The new sweep was cancelled: the chart still shows the previous one.</source>
+        <translation>新的扫描已取消：图表仍显示上一次的扫描。</translation>
+    </message>
+    <message>
+        <source>The sweep was cancelled before it finished: nothing was measured.</source>
+        <translation>扫描在完成前已取消：没有测量任何数据。</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::BudgetPanel</name>
@@ -473,10 +497,6 @@
     <message>
         <source>Token budget (log scale)</source>
         <translation>令牌预算（对数刻度）</translation>
-    </message>
-    <message>
-        <source>Token budget B on a log scale from 1 to K</source>
-        <translation>令牌预算 B，对数刻度，从 1 到 K</translation>
     </message>
     <message>
         <source>Token budget</source>
@@ -567,10 +587,6 @@
         <translation>%1 ms（每个视频准备一次，用时 %2 ms）</translation>
     </message>
     <message>
-        <source>Token budget B on a log scale from 1 to N (the video&apos;s tokens)</source>
-        <translation>令牌预算 B，对数刻度，从 1 到 N（视频的令牌数）</translation>
-    </message>
-    <message>
         <source>B = %1 is below the smallest budget: set to %2.</source>
         <translation>B = %1 小于最小预算：已设为 %2。</translation>
     </message>
@@ -583,8 +599,52 @@
         <translation>B = %1 超过视频的 token 数 N = %2：已设为 %2。</translation>
     </message>
     <message>
-        <source>Token budget B, from 1 to %1; a larger number is set to %1</source>
-        <translation>Token 预算 B，范围 1 到 %1；更大的数会被设为 %1</translation>
+        <source>The paper&apos;s rule: every token goes to its nearest codeword, the B most used codewords are kept, every token is reassigned to its nearest kept codeword and each group is averaged into one output token.</source>
+        <translation>论文中的规则：每个令牌归入最近的码字，保留使用最多的 B 个码字，每个令牌重新分配到最近的保留码字，每组平均为一个输出令牌。</translation>
+    </message>
+    <message>
+        <source>As Full, but tokens whose nearest codeword was not kept are dropped instead of reassigned: coverage falls below 100 %.</source>
+        <translation>与“完整”相同，但最近码字未被保留的令牌会被丢弃而不是重新分配：覆盖率低于 100 %。</translation>
+    </message>
+    <message>
+        <source>Keeps the first B codewords of one seeded random order (the same for every video) instead of the most used ones; tokens are reassigned to them.</source>
+        <translation>保留一个带种子的随机顺序（所有视频相同）中的前 B 个码字，而不是使用最多的码字；令牌重新分配到这些码字。</translation>
+    </message>
+    <message>
+        <source>Cuts the frames into segments; each segment keeps its own most used codewords from an even share of B and reassigns its own tokens.</source>
+        <translation>将帧切分为若干段；每段按 B 的均分份额保留自己使用最多的码字，并重新分配自己的令牌。</translation>
+    </message>
+    <message>
+        <source>Full&apos;s group sizes filled with randomly chosen tokens: shows what the codewords&apos; grouping is worth.</source>
+        <translation>沿用“完整”的分组大小，但成员随机选取：显示码字分组的价值。</translation>
+    </message>
+    <message>
+        <source>Full&apos;s groups, each output as its codeword instead of the mean of its tokens.</source>
+        <translation>沿用“完整”的分组，每组输出其码字，而不是其令牌的均值。</translation>
+    </message>
+    <message>
+        <source>Full&apos;s groups, each output as the member closest (cosine) to the group&apos;s mean.</source>
+        <translation>沿用“完整”的分组，每组输出与组均值最接近（余弦）的成员。</translation>
+    </message>
+    <message>
+        <source>Token budget B, from %1 to %2; a number outside is set to the nearest end</source>
+        <translation>令牌预算 B，从 %1 到 %2；超出范围的数字会设为最近的一端</translation>
+    </message>
+    <message>
+        <source>Token budget B on a log scale up to K</source>
+        <translation>令牌预算 B，对数刻度，最大为 K</translation>
+    </message>
+    <message>
+        <source>Token budget B on a log scale up to N (the video&apos;s tokens)</source>
+        <translation>令牌预算 B，对数刻度，最大为 N（视频的令牌数）</translation>
+    </message>
+    <message>
+        <source>Updating… (the numbers below are for B = %1)</source>
+        <translation>正在更新…（下方数字对应 B = %1）</translation>
+    </message>
+    <message>
+        <source>The numbers below are for B = %1: the compression for the current setting was cancelled or failed.</source>
+        <translation>下方数字对应 B = %1：当前设置的压缩已取消或失败。</translation>
     </message>
 </context>
 <context>
@@ -824,6 +884,24 @@
             <numerusform>已将 %n 帧写入 %1（overlay_0001.png, …）。用它们生成视频：
 %2</numerusform>
         </translation>
+    </message>
+    <message numerus="yes">
+        <source>codeword %1: %n assigned patch(es) in this frame</source>
+        <translation>
+            <numerusform>码字 %1：本帧中分配给它的 %n 个图块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>codeword %1: its patches show with the ONCE method</source>
+        <translation>码字 %1：使用 ONCE 方法时显示其图块</translation>
+    </message>
+    <message>
+        <source>Show Codeword %1 in the &amp;Codebook View</source>
+        <translation>在码本视图中显示码字 %1(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show Codeword in the &amp;Codebook View</source>
+        <translation>在码本视图中显示码字(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -1066,6 +1144,14 @@
     <message>
         <source>Messages from the ONCE engine are in English, exactly as the command line prints them: they name the file, the field, what was expected and what was found.</source>
         <translation>来自 ONCE 引擎的消息与命令行输出完全相同，保持英文：其中写明了文件、字段、期望值和实际值。</translation>
+    </message>
+    <message>
+        <source>Budget sweep cancelled: the chart keeps what it showed before.</source>
+        <translation>预算扫描已取消：图表保留之前显示的内容。</translation>
+    </message>
+    <message>
+        <source>Codebook</source>
+        <translation>码本</translation>
     </message>
 </context>
 <context>
@@ -1332,6 +1418,10 @@
         <source>computing the %1 groups…</source>
         <translation>正在计算 %1 的分组…</translation>
     </message>
+    <message>
+        <source>no %1 groups: the computation was cancelled or failed (move the budget to try again)</source>
+        <translation>没有 %1 的分组：计算已取消或失败（调整预算以重试）</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::SettingsDialog</name>
@@ -1412,6 +1502,10 @@
         <translation>图块网格(&amp;P)：</translation>
     </message>
     <message>
+        <source>The Qwen3.5 vision tower merges 2×2 patches itself; this setting applies to LLaVA-OneVision</source>
+        <translation>Qwen3.5 的视觉塔自行合并 2×2 图块；此设置仅用于 LLaVA-OneVision</translation>
+    </message>
+    <message>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
     </message>
@@ -1429,100 +1523,8 @@
 <context>
     <name>once::studio::StudioSession</name>
     <message>
-        <source>Compression failed</source>
-        <translation>压缩失败</translation>
-    </message>
-    <message>
-        <source>Budget sweep failed</source>
-        <translation>预算扫描失败</translation>
-    </message>
-    <message>
-        <source>Opening %1</source>
-        <translation>正在打开 %1</translation>
-    </message>
-    <message>
-        <source>Cannot open video</source>
-        <translation>无法打开视频</translation>
-    </message>
-    <message>
         <source>The codebook was unloaded because it does not fit the new video: %1</source>
         <translation>码本已卸载，因为它与新视频不匹配：%1</translation>
-    </message>
-    <message>
-        <source>Cannot open feature file</source>
-        <translation>无法打开特征文件</translation>
-    </message>
-    <message>
-        <source>Cannot open codebook</source>
-        <translation>无法打开码本</translation>
-    </message>
-    <message>
-        <source>Checking model folder %1</source>
-        <translation>正在检查模型文件夹 %1</translation>
-    </message>
-    <message>
-        <source>Cannot open model folder</source>
-        <translation>无法打开模型文件夹</translation>
-    </message>
-    <message>
-        <source>Cannot open file</source>
-        <translation>无法打开文件</translation>
-    </message>
-    <message>
-        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
-        <translation>%1：不是视频、特征文件、码本或模型文件夹（未知文件类型“%2”）。</translation>
-    </message>
-    <message>
-        <source>Cannot load the demo</source>
-        <translation>无法加载演示</translation>
-    </message>
-    <message>
-        <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
-        <translation>未找到演示视频（demo.mp4）。已查找 $ONCE_DEMO_DIR、&lt;安装前缀&gt;/share/once-studio/demo 和源代码目录%1。</translation>
-    </message>
-    <message>
-        <source>Loading the demo</source>
-        <translation>正在加载演示</translation>
-    </message>
-    <message>
-        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
-        <translation>未安装演示码本（demo_codebook.safetensors）：改用从演示视频自身特征中采样的 %1 个码字。</translation>
-    </message>
-    <message>
-        <source>Assigning tokens</source>
-        <translation>正在分配令牌</translation>
-    </message>
-    <message>
-        <source>Cannot assign tokens</source>
-        <translation>无法分配令牌</translation>
-    </message>
-    <message>
-        <source>Compressing</source>
-        <translation>正在压缩</translation>
-    </message>
-    <message>
-        <source>Measuring the budget sweep</source>
-        <translation>正在测量预算扫描</translation>
-    </message>
-    <message>
-        <source>Videos opened from now on are encoded by the model folder&apos;s LLaVA-OneVision encoder (Preferences ▸ Backbone).</source>
-        <translation>此后打开的视频将由模型文件夹中的 LLaVA-OneVision 编码器编码（首选项 ▸ 骨干网络）。</translation>
-    </message>
-    <message>
-        <source>Unknown compression method</source>
-        <translation>未知的压缩方法</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
-        <translation>“%1”不是压缩方法。已知方法：%2。</translation>
-    </message>
-    <message>
-        <source>Preparing %1</source>
-        <translation>正在准备 %1</translation>
-    </message>
-    <message>
-        <source>Cannot prepare %1</source>
-        <translation>无法准备 %1</translation>
     </message>
 </context>
 <context>
@@ -2009,6 +2011,300 @@
     <message>
         <source>Frame drop</source>
         <translation>丢帧</translation>
+    </message>
+    <message>
+        <source>at most B tokens</source>
+        <translation>最多 B 个令牌</translation>
+    </message>
+    <message>
+        <source>Every budget from %1 up gives the same output.</source>
+        <translation>从 %1 起的每个预算都给出相同的输出。</translation>
+    </message>
+    <message>
+        <source>Budgets %1–%2 change the output; below %1 it would keep no token.</source>
+        <translation>预算 %1–%2 会改变输出；低于 %1 时不会保留任何令牌。</translation>
+    </message>
+    <message>
+        <source>Budgets %1–%2 change the output.</source>
+        <translation>预算 %1–%2 会改变输出。</translation>
+    </message>
+    <message>
+        <source>%1: %2. %3</source>
+        <translation>%1：%2。%3</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CompressionController</name>
+    <message>
+        <source>Budget sweep failed</source>
+        <translation>预算扫描失败</translation>
+    </message>
+    <message>
+        <source>Unknown compression method</source>
+        <translation>未知的压缩方法</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
+        <translation>“%1”不是压缩方法。已知方法：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot prepare %1</source>
+        <translation>无法准备 %1</translation>
+    </message>
+    <message>
+        <source>Preparing %1</source>
+        <translation>正在准备 %1</translation>
+    </message>
+    <message>
+        <source>Compression failed</source>
+        <translation>压缩失败</translation>
+    </message>
+    <message>
+        <source>Compressing with %1 at B = %2</source>
+        <translation>正在以 %1 压缩（B = %2）</translation>
+    </message>
+    <message>
+        <source>Measuring the budget sweep of %1</source>
+        <translation>正在测量 %1 的预算扫描</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::VideoLoader</name>
+    <message>
+        <source>Opening %1</source>
+        <translation>正在打开 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open video</source>
+        <translation>无法打开视频</translation>
+    </message>
+    <message>
+        <source>Cannot open feature file</source>
+        <translation>无法打开特征文件</translation>
+    </message>
+    <message>
+        <source>Cannot open codebook</source>
+        <translation>无法打开码本</translation>
+    </message>
+    <message>
+        <source>Checking model folder %1</source>
+        <translation>正在检查模型文件夹 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open model folder</source>
+        <translation>无法打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot open file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
+        <translation>%1：不是视频、特征文件、码本或模型文件夹（未知文件类型“%2”）。</translation>
+    </message>
+    <message>
+        <source>Cannot load the demo</source>
+        <translation>无法加载演示</translation>
+    </message>
+    <message>
+        <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
+        <translation>未找到演示视频（demo.mp4）。已查找 $ONCE_DEMO_DIR、&lt;安装前缀&gt;/share/once-studio/demo 和源代码目录%1。</translation>
+    </message>
+    <message>
+        <source>Loading the demo</source>
+        <translation>正在加载演示</translation>
+    </message>
+    <message>
+        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
+        <translation>未安装演示码本（demo_codebook.safetensors）：改用从演示视频自身特征中采样的 %1 个码字。</translation>
+    </message>
+    <message>
+        <source>Assigning tokens</source>
+        <translation>正在分配令牌</translation>
+    </message>
+    <message>
+        <source>Cannot assign tokens</source>
+        <translation>无法分配令牌</translation>
+    </message>
+    <message>
+        <source>Videos opened from now on are encoded by the model folder&apos;s %1 encoder, sampled %2 (Preferences ▸ Backbone).</source>
+        <translation>此后打开的视频将由模型文件夹中的 %1 编码器编码，采样方式为 %2（首选项 ▸ 骨干网络）。</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CodebookExplorer</name>
+    <message>
+        <source>Codeword ids, e.g. 7 or 3, 10-20</source>
+        <translation>码字编号，例如 7 或 3, 10-20</translation>
+    </message>
+    <message>
+        <source>Show only these codewords: ids and ranges separated by commas</source>
+        <translation>只显示这些码字：以逗号分隔的编号和范围</translation>
+    </message>
+    <message>
+        <source>Sort by id</source>
+        <translation>按编号排序</translation>
+    </message>
+    <message>
+        <source>Sort by corpus usage</source>
+        <translation>按语料使用量排序</translation>
+    </message>
+    <message>
+        <source>Sort by usage in this video</source>
+        <translation>按本视频中的使用量排序</translation>
+    </message>
+    <message>
+        <source>Corpus usage: the share of the training corpus&apos;s tokens nearest to the codeword. Usage in this video: its patches assigned to the codeword.</source>
+        <translation>语料使用量：训练语料中最接近该码字的令牌所占比例。本视频中的使用量：分配给该码字的图块数。</translation>
+    </message>
+    <message>
+        <source>Export Grid…</source>
+        <translation>导出网格…</translation>
+    </message>
+    <message>
+        <source>Save the tiles shown as a PNG picture</source>
+        <translation>将显示的图块保存为 PNG 图片</translation>
+    </message>
+    <message>
+        <source>Locate Corpus…</source>
+        <translation>定位语料…</translation>
+    </message>
+    <message>
+        <source>Choose the folder that holds the corpus videos the codebook was trained on, to show their patches</source>
+        <translation>选择存放训练该码本所用语料视频的文件夹，以显示其中的图块</translation>
+    </message>
+    <message>
+        <source>Reading the codebook&apos;s exemplars</source>
+        <translation>正在读取码本的示例</translation>
+    </message>
+    <message>
+        <source>Cutting exemplar patches from the corpus videos</source>
+        <translation>正在从语料视频中截取示例图块</translation>
+    </message>
+    <message>
+        <source>Open a codebook (or load the demo) to see its codewords.</source>
+        <translation>打开码本（或加载演示）以查看其码字。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n codeword(s)</source>
+        <translation>
+            <numerusform>%n 个码字</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 held in memory (not from a file). No exemplars: tiles show each codeword&apos;s colour.</source>
+        <translation>%1，保存在内存中（并非来自文件）。没有示例：图块显示每个码字的颜色。</translation>
+    </message>
+    <message>
+        <source>%1. Reading the codebook&apos;s exemplars…</source>
+        <translation>%1。正在读取码本的示例…</translation>
+    </message>
+    <message>
+        <source>%1. The codebook&apos;s exemplar section is damaged and was ignored: %2</source>
+        <translation>%1。码本的示例部分已损坏，已忽略：%2</translation>
+    </message>
+    <message>
+        <source>%1. No exemplars: codebook trained before provenance — it records neither corpus usage nor exemplar patches, so the tiles show each codeword&apos;s colour. Train it again (once train fit) to see them.</source>
+        <translation>%1。没有示例：该码本在记录来源之前训练——它既没有记录语料使用量，也没有记录示例图块，因此图块显示每个码字的颜色。重新训练（once train fit）即可看到它们。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. No exemplars: the Stage-A cache this codebook was fitted on was sketched before provenance.</source>
+        <translation>%1 及其语料使用量。没有示例：拟合该码本所用的 Stage-A 缓存是在记录来源之前生成的。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage and up to %2 exemplar patches each, from the thumbnails stored in the codebook.</source>
+        <translation>%1 及其语料使用量，每个最多 %2 个示例图块，来自码本中存储的缩略图。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. Cutting up to %2 exemplar patches each from the corpus videos in %3…</source>
+        <translation>%1 及其语料使用量。正在从 %3 中的语料视频为每个码字截取最多 %2 个示例图块…</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. The exemplar patches are not stored in this codebook and its corpus videos were not found (recorded folder: %2); Locate Corpus… points to the folder that holds them.</source>
+        <translation>%1 及其语料使用量。该码本没有存储示例图块，也未找到其语料视频（记录的文件夹：%2）；可用“定位语料…”指向存放它们的文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage and exemplar patches cut from the corpus videos in %2 (%3 of %4 videos read).</source>
+        <translation>%1 及其语料使用量，示例图块截取自 %2 中的语料视频（已读取 %4 个视频中的 %3 个）。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage.</source>
+        <translation>%1 及其语料使用量。</translation>
+    </message>
+    <message>
+        <source>Open a video to see each codeword&apos;s usage in it.</source>
+        <translation>打开视频以查看每个码字在其中的使用量。</translation>
+    </message>
+    <message>
+        <source>Choosing a codeword highlights its patches with the ONCE method only.</source>
+        <translation>只有使用 ONCE 方法时，选择码字才会高亮其图块。</translation>
+    </message>
+    <message>
+        <source>The search is not a list of codeword ids (e.g. 7 or 3, 10-20).</source>
+        <translation>搜索内容不是码字编号列表（例如 7 或 3, 10-20）。</translation>
+    </message>
+    <message>
+        <source>Choose a codeword to highlight its patches in every frame.</source>
+        <translation>选择一个码字，在每一帧中高亮其图块。</translation>
+    </message>
+    <message>
+        <source>Codeword %1</source>
+        <translation>码字 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>corpus: %1 tokens (%2 %) from %3 representatives in %n video(s)</source>
+        <translation>
+            <numerusform>语料：%1 个令牌（%2 %），来自 %n 个视频中的 %3 个代表</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>this video: %n patch(es)</source>
+        <translation>
+            <numerusform>本视频：%n 个图块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 at %2 s (row %3, column %4)</source>
+        <translation>%1，%2 秒（第 %3 行，第 %4 列）</translation>
+    </message>
+    <message>
+        <source>%1 frame %2 (row %3, column %4)</source>
+        <translation>%1 第 %2 帧（第 %3 行，第 %4 列）</translation>
+    </message>
+    <message>
+        <source>exemplars: %1</source>
+        <translation>示例：%1</translation>
+    </message>
+    <message>
+        <source>codebook in memory</source>
+        <translation>内存中的码本</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2 of %n codeword(s) · %3</source>
+        <translation>
+            <numerusform>%1 · %n 个码字中的 %2 个 · %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Codebook Grid</source>
+        <translation>导出码本网格</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Locate the Corpus Folder</source>
+        <translation>定位语料文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CodewordTileDelegate</name>
+    <message numerus="yes">
+        <source>%n in video</source>
+        <translation>
+            <numerusform>视频中 %n 个</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,6 @@
-// once ask: answer a question about a video (or its feature file) with LLaVA-OneVision, at a
-// token budget through any registered compressor (ONCE with a codebook by default) or dense.
+// once ask: answer a question about a video (or its feature file) with a registered backbone
+// (LLaVA-OneVision, Qwen3.5: models/backbone.h), at a token budget through any registered
+// compressor (ONCE with a codebook by default) or dense.
 // Streams the answer on a terminal; --json prints the answer, token ids, per-stage timings, token
 // counts, FLOPs and memory.
 #include <algorithm>
@@ -19,7 +20,7 @@ namespace {
 void declare(ArgParser& p) {
     p.positional("VIDEO", "video file or frame folder (or use --features)", false)
         .option("features", "FILE", "feature file of the video (skips decoding and encoding)")
-        .option("model", "DIR", "LLaVA-OneVision Hugging Face folder")
+        .option("model", "DIR", "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5)")
         .option("codebook", "FILE", "codebook for ONCE compression (with --budget)")
         .option("method", "NAME", "compressor of the registry (once, or a baseline)", "once")
         .option("param", "KEY=VALUE", "compressor parameter (repeatable)")
@@ -31,13 +32,15 @@ void declare(ArgParser& p) {
         .option("top-p", "P", "nucleus mass when sampling", "1")
         .option("system", "TEXT",
                 "system prompt (default: 'You are a helpful assistant.' with the llava-next "
-                "format, none with the llava-hf chat template)")
+                "format, none with the llava-hf chat template and with Qwen3.5)")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
         .flag("json", "print a JSON report instead of streaming");
     declareDtype(p, "model compute dtype");
-    declareSampling(p, "uniform:32");
+    declareBackbone(p, false);
+    declareSampling(p);
     declarePoolStride(p);
     declarePromptFormat(p);
+    declarePositions(p);
     declareVideoLimits(p);
 }
 
@@ -61,11 +64,13 @@ int run(const ArgParser& a) {
     }
     SessionOptions so;
     so.modelDir = a.get("model");
+    so.backbone = backboneFrom(a, false);
     so.device = a.get("device");
     const DtypeChoice dtype = dtypeFrom(a);
     so.dtype = dtype.resolved;
     so.codebook = a.getOr("codebook", "");
-    so.sampling = a.get("sampling");
+    so.sampling = samplingFrom(a, so.backbone);
+    so.positions = a.get("positions");
     so.videoLimits = videoLimitsFrom(a);
     so.poolStride = int(a.getInt("pool-stride"));
     so.method = a.get("method");
@@ -122,8 +127,15 @@ int run(const ArgParser& a) {
                           {"source", r.sourceTokens}};
     j["dtype"] = dtypeJson(dtype);
     j["prompt_tokens"] = r.promptTokens;
-    j["prompt_ids"] = r.promptIds;  // the visual rows go at placeholder_index
+    j["backbone"] = session.encoderBackbone();
+    j["sampling"] = session.options().sampling;
+    // LLaVA: the visual rows go at placeholder_index; Qwen3.5: expanded (one video pad per
+    // content row) with placeholder_index -1 and the M-RoPE positions.
+    j["prompt_ids"] = r.promptIds;
     j["placeholder_index"] = r.placeholderIndex;
+    if (!r.promptPositions.empty()) {
+        j["prompt_positions"] = r.promptPositions;
+    }
     j["prompt_format"] = session.promptSource();
     j["notices"] = session.notices();
     j["prefill_flops"] = r.prefillFlops;

@@ -3,12 +3,14 @@
 
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "analysis/diagnostics.h"
 #include "cli/command.h"
 #include "codebook/codebook.h"
 #include "features/feature_file.h"
-#include "train/sketch_cache.h"
+#include "train/cache_reader.h"
+#include "train/codebook_metadata.h"
 #include "util/error.h"
 
 namespace once::cli {
@@ -38,14 +40,11 @@ int run(const ArgParser& a) {
     o.randomSeed = std::uint64_t(a.getInt("random-seed"));
     Codebook cb = Codebook::load(a.get("codebook"));
     TokenSet t;
+    std::optional<CacheReader> reader;  // read a tile at a time: memory bounded by the tile
     if (a.has("cache")) {
-        SketchCache c = SketchCache::load(a.get("cache"));
-        cb.checkCompatible(c.reps.size(1), c.backbone, a.get("cache"));
-        t.x = c.reps;
-        t.weights = c.weights;
-        auto [uniq, inverse] = at::_unique(c.video.to(at::kLong), true, true);
-        t.video = inverse;
-        t.numVideos = uniq.size(0);
+        reader.emplace(CacheReader::open(a.get("cache")));
+        cb.checkCompatible(reader->dim(), reader->manifest().backbone, a.get("cache"));
+        t = cacheTokenSet(*reader);
     } else {
         std::vector<at::Tensor> xs, vs;
         for (const auto& path : a.getAll("features")) {

@@ -14,15 +14,10 @@ namespace once::cli {
 namespace {
 
 void declare(ArgParser& p) {
-    std::string backbones;
-    for (const auto& n : visualEncoderNames()) {
-        backbones += (backbones.empty() ? "" : "|") + n;
-    }
     p.positional("VIDEO",
                  "a video file or a frame folder (with -o); with --out-dir, a folder of videos "
                  "or a JSONL manifest ({\"video\": path, \"category\": name} a line)",
                  false)
-        .option("backbone", backbones, "visual encoder", std::string("demo"))
         .option("model", "DIR", "Hugging Face model folder (not used by demo)", std::string(""))
         .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
         .option("store-dtype", "float32|bfloat16", "dtype of the stored features",
@@ -41,7 +36,8 @@ void declare(ArgParser& p) {
                 std::string(""))
         .flag("json", "print a one-object JSON summary on stdout (no progress bar)");
     declareDtype(p, "encoder compute dtype");
-    declareSampling(p, "uniform:32");
+    declareBackbone(p, true);
+    declareSampling(p);
     declarePoolStride(p);
     declareVideoLimits(p);
 }
@@ -75,12 +71,12 @@ int runBatch(const ArgParser& a, const EncodeOptions& o) {
 
 int run(const ArgParser& a) {
     EncodeOptions o;
-    o.backbone = a.get("backbone");
+    o.backbone = backboneFrom(a, true);
     o.encoder.modelDir = a.get("model");
     o.encoder.device = a.get("device");
     o.encoder.dtype = dtypeFrom(a).resolved;
     o.encoder.poolStride = int(a.getInt("pool-stride"));
-    o.sampling = SamplingRule::parse(a.get("sampling"));
+    o.sampling = SamplingRule::parse(samplingFrom(a, o.backbone));
     o.videoLimits = videoLimitsFrom(a);
     o.storeDtype = a.get("store-dtype");
     if (a.has("out-dir")) {

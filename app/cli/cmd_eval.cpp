@@ -38,7 +38,7 @@ void declareRun(ArgParser& p) {
     p.option("benchmark", "NAME", "mvbench, egoschema, videomme or longvideobench")
         .option("annotations", "PATH", "annotation file or folder (see docs/evaluation.md)")
         .option("videos", "DIR", "folder with the benchmark's videos")
-        .option("model", "DIR", "LLaVA-OneVision Hugging Face folder")
+        .option("model", "DIR", "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5)")
         .option("methods", "LIST", "compressors of the registry, comma-separated", "once")
         .option("param", "METHOD.KEY=VALUE", "compressor parameter (repeatable)")
         .option("budgets", "LIST", "visual token budgets, comma-separated",
@@ -63,9 +63,11 @@ void declareRun(ArgParser& p) {
                 std::string(""))
         .flag("json", "print a JSON summary instead of the table");
     declareDtype(p, "model compute dtype");
-    declareSampling(p, "uniform:32");
+    declareBackbone(p, false);
+    declareSampling(p);
     declarePoolStride(p);
     declarePromptFormat(p);
+    declarePositions(p);
     declareVideoLimits(p);
 }
 
@@ -124,7 +126,9 @@ int runEval(const ArgParser& a) {
     const DtypeChoice dtype = dtypeFrom(a);
     o.session.dtype = dtype.resolved;
     o.session.codebook = a.getOr("codebook", "");
-    o.session.sampling = a.get("sampling");
+    o.session.backbone = backboneFrom(a, false);
+    o.session.sampling = samplingFrom(a, o.session.backbone);
+    o.session.positions = a.get("positions");
     o.session.poolStride = int(a.getInt("pool-stride"));
     o.session.promptFormat = a.get("prompt-format");
     o.session.videoLimits = videoLimitsFrom(a);

@@ -8,8 +8,12 @@
 
 #include "cli/command.h"
 #include "codebook/codebook.h"
+#include "codebook/codebook_exemplars.h"
+#include "codebook/codebook_writer.h"
 #include "train/cache_reader.h"
 #include "train/codebook_metadata.h"
+#include "train/exemplar_pixels.h"
+#include "train/exemplar_selection.h"
 #include "train/sketch_cache.h"
 #include "train/stage_b.h"
 #include "util/error.h"
@@ -62,6 +66,16 @@ void declare(ArgParser& p) {
         .option("diagnostics-random", "N",
                 "random-exemplar codebooks compared in the stored diagnostics (0: none)",
                 std::to_string(CodebookMetadataOptions{}.randomCodebooks))
+        .option("exemplars", "E",
+                "exemplar patches kept per codeword for the studio's codebook explorer (where "
+                "each lies in the corpus; 0: corpus usage only)",
+                std::to_string(ExemplarOptions{}.perCodeword))
+        .flag("exemplar-thumbnails",
+              "also store each exemplar's pixels as a " +
+                  std::to_string(kDefaultExemplarThumbnailSide) + "x" +
+                  std::to_string(kDefaultExemplarThumbnailSide) +
+                  " RGB thumbnail cut from the corpus videos (K*E*3 KiB; by default the codebook "
+                  "names where the pixels are and holds none of the corpus)")
         .option("state", "FILE",
                 "resume state, written after every epoch (default: OUTPUT.fit-state); after "
                 "Ctrl-C a rerun with the same options continues from it; removed when the "
@@ -141,6 +155,13 @@ int run(const ArgParser& a) {
              mo.bootstrap < 0 ? "diagnostics-bootstrap" : "diagnostics-random", ">= 0",
              std::to_string(mo.bootstrap < 0 ? mo.bootstrap : mo.randomCodebooks));
     }
+    ExemplarOptions eo;
+    eo.perCodeword = intOption("exemplars");
+    eo.thumbnailSide = a.flagSet("exemplar-thumbnails") ? kDefaultExemplarThumbnailSide : 0;
+    if (eo.perCodeword < 0 || eo.perCodeword > kMaxExemplarsPerCodeword) {
+        fail("invalid exemplar option", {}, "exemplars",
+             "0.." + std::to_string(kMaxExemplarsPerCodeword), std::to_string(eo.perCodeword));
+    }
     checkOutputs(output, state);
     // The fit streams its mini-batches from the mapped shard files (memory bounded by the
     // mini-batch); every check of the cache is made here, before the fit.
@@ -152,6 +173,7 @@ int run(const ArgParser& a) {
     std::error_code ec;
     const bool stateExisted = std::filesystem::exists(std::filesystem::symlink_status(state, ec));
     FitResult r;
+    CodebookExemplarTables exemplars;
     try {
         r = fitCodebook(reader, c, &progress, state);
         // The stored diagnostics (core/analysis/diagnostics.h) take the rows as one tensor: the
@@ -166,7 +188,11 @@ int run(const ArgParser& a) {
             asStored.codebook = r.codebook.to(at::kBFloat16).to(at::kFloat);
         }
         auto meta = trainedCodebookMetadata(cache, asStored, mo, &progress);
-        stored.save(output, dtype, meta);
+        // Corpus usage and exemplars of the codebook as stored, for the studio's explorer.
+        exemplars = selectCodebookExemplars(cache, asStored.codebook, eo, &progress);
+        std::vector<std::pair<std::string, at::Tensor>> tensors;
+        exemplars.addTo(meta, tensors);
+        saveCodebookFile(stored, output, dtype, meta, tensors);
         r.metadata["diagnostics"] = meta.at("diagnostics");
     } catch (const OnceError&) {
         if (!stateExisted) {
@@ -183,6 +209,9 @@ int run(const ArgParser& a) {
                         {"selection", c.selection},
                         {"resumed", r.resumed},
                         {"training_data_sha256", r.dataSha256},
+                        {"exemplars_per_codeword", exemplars.perCodeword},
+                        {"exemplar_videos", exemplars.videos.size()},
+                        {"exemplar_thumbnails_missing", exemplars.thumbnailsMissing},
                         {"diagnostics", nlohmann::json::parse(r.metadata.at("diagnostics"))}};
     if (a.flagSet("json")) {
         std::cout << j.dump(2) << "\n";

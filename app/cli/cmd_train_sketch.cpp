@@ -18,8 +18,9 @@ namespace once::cli {
 namespace {
 
 void declare(ArgParser& p) {
-    declareSampling(p, "uniform:32");
+    declareSampling(p);
     declareVideoLimits(p);
+    declareBackbone(p, true);
     p.option("manifest", "FILE",
              "corpus JSONL: {\"video\": path, \"category\": name} a line; "
              "a .safetensors entry is an existing feature file")
@@ -27,8 +28,6 @@ void declare(ArgParser& p) {
                 "cache folder: new, empty, or a cache of an earlier run with the same options, "
                 "which the run resumes (a stopped run keeps every finished video)",
                 std::nullopt, "-o")
-        .option("backbone", "NAME", "encoder for video entries (demo, llava-onevision, ...)",
-                std::string("demo"))
         .option("model", "DIR", "Hugging Face model folder of the backbone", std::string(""))
         .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
         .option("bins", "L", "timeline bins (1: single-bin ablation)", std::string("4"))
@@ -78,12 +77,12 @@ int run(const ArgParser& a) {
         std::cerr << "Stage A shard " << o.shard.text() << " (from " << o.shard.origin << ")\n";
     }
     o.validate();  // before a video is decoded
-    const std::string backbone = a.get("backbone");
+    const std::string backbone = backboneFrom(a, true);
     EncoderOptions eo;
     eo.modelDir = a.get("model");
     eo.device = a.get("device");
     DecodeEncodeOptions de;
-    de.sampling = SamplingRule::parse(a.get("sampling"));
+    de.sampling = SamplingRule::parse(samplingFrom(a, backbone));
     de.limits = videoLimitsFrom(a);
     const VideoEncodeFn encode = lazyDecodeEncode(backbone, eo, de);
     auto corpus = readCorpusManifest(a.get("manifest"));

@@ -3,14 +3,65 @@
 #include <cmath>
 #include <iostream>
 
+#include "models/backbone.h"
+#include "models/visual_encoder.h"
+
 namespace once::cli {
 
-void declareSampling(ArgParser& p, const std::string& defaultRule) {
+void declareSampling(ArgParser& p) {
+    std::string defaults;
+    for (const BackboneInfo& b : backboneInfos()) {
+        defaults += (defaults.empty() ? "" : ", ") + b.defaultSampling + " for " + b.name;
+    }
     p.option("sampling", "RULE",
              "frames to use: uniform:N | fps:F | fps:F:MIN:MAX, optionally @START-END seconds "
-             "(e.g. uniform:32, fps:2:4:256@10-20)",
-             defaultRule)
+             "(e.g. uniform:32, fps:2:4:256@10-20); default: the backbone's (" +
+                 defaults + ", uniform:32 for demo)")
         .alias("sample");
+}
+
+std::string samplingFrom(const ArgParser& a, const std::string& backbone) {
+    return a.has("sampling") ? a.get("sampling") : defaultSampling(backbone);
+}
+
+void declareBackbone(ArgParser& p, bool withEncoders) {
+    std::string names = "auto";
+    if (withEncoders) {
+        for (const auto& n : visualEncoderNames()) {
+            names += "|" + n;
+        }
+    } else {
+        for (const BackboneInfo& b : backboneInfos()) {
+            names += "|" + b.name;
+        }
+    }
+    p.option("backbone", names,
+             std::string("auto: the model folder's, from its config.json") +
+                 (withEncoders ? " (demo without --model)" : ""),
+             std::string("auto"));
+}
+
+std::string backboneFrom(const ArgParser& a, bool withEncoders) {
+    const std::string b = a.get("backbone");
+    const std::string model = a.getOr("model", "");
+    if (b != "auto") {
+        return b;
+    }
+    if (model.empty()) {
+        if (withEncoders) {
+            return "demo";
+        }
+        throw UsageError("--backbone auto needs --model DIR");
+    }
+    return detectBackbone(model);
+}
+
+void declarePositions(ArgParser& p) {
+    p.option("positions", "first|mean|sequential",
+             "M-RoPE positions of pooled tokens (qwen3.5; docs/models.md): first = the position "
+             "of the group's first member in time (default), mean = the members' mean, "
+             "sequential = the prompt re-packed 1-D",
+             std::string("first"));
 }
 
 void declarePoolStride(ArgParser& p) {
@@ -22,10 +73,12 @@ void declarePoolStride(ArgParser& p) {
 }
 
 void declarePromptFormat(ArgParser& p) {
-    p.option("prompt-format", "auto|llava-next|chat-template",
-             "auto: the folder's chat template when it is the llava-hf LLaVA-OneVision one (as "
+    p.option("prompt-format", "auto|llava-next|chat-template|transformers5|qwen3-vl",
+             "LLaVA-OneVision: auto = the folder's chat template when it is the llava-hf one (as "
              "transformers applies it), else LLaVA-NeXT's conv_qwen with its system turn (the "
-             "paper's lmms-eval runs)",
+             "paper's lmms-eval runs). Qwen3.5: auto = transformers5 (the video between the "
+             "template's own vision start/end, as transformers 5 expands it), qwen3-vl (Qwen's "
+             "original processor, vLLM)",
              std::string("auto"));
 }
 

@@ -8,11 +8,24 @@
 
 namespace once::cli {
 
-/// --sampling RULE (older spelling --sample) with the rule syntax in its help.
-void declareSampling(ArgParser& p, const std::string& defaultRule);
+/// --sampling RULE (older spelling --sample) with the rule syntax in its help, and no default:
+/// samplingFrom gives the backbone's (models/backbone.h defaultSampling).
+void declareSampling(ArgParser& p);
+/// The --sampling given, else the default of `backbone` (uniform:32 for llava-onevision and the
+/// demo encoder, fps:2:4:256 for qwen3.5: the paper's settings).
+std::string samplingFrom(const ArgParser& a, const std::string& backbone);
+/// --backbone NAME|auto. `withEncoders`: also the visual encoders without a language model
+/// (demo), for commands that only encode.
+void declareBackbone(ArgParser& p, bool withEncoders);
+/// The backbone of --backbone: "auto" is the model folder's (config.json), or "demo" when
+/// `withEncoders` and no --model is given. Throws OnceError naming config.json.
+std::string backboneFrom(const ArgParser& a, bool withEncoders);
+/// --positions first|mean|sequential (commands that answer questions).
+void declarePositions(ArgParser& p);
 /// --pool-stride 1|2, default 1, with how it relates to transformers and to the paper.
 void declarePoolStride(ArgParser& p);
-/// --prompt-format auto|llava-next|chat-template (commands that answer questions).
+/// --prompt-format auto|llava-next|chat-template|transformers5|qwen3-vl (commands that answer
+/// questions; the values of each backbone).
 void declarePromptFormat(ArgParser& p);
 
 /// --max-decoded-gib G and --max-frame-megapixels M: the decoding limits of docs/security.md.

@@ -29,6 +29,7 @@
 #include "charts/chart_widget.h"
 #include "charts/charts_panel.h"
 #include "codebook/codebook.h"
+#include "explorer/codebook_explorer.h"
 #include "help_dialogs.h"
 #include "io/file_kind.h"
 #include "overlay/frame_overlay_view.h"
@@ -63,8 +64,13 @@ MainWindow::MainWindow(QWidget* parent)
 
     taskStatus_ = new TaskStatus(this);
     taskStatus_->track(session_->loadTask());
+    // A re-compression usually takes milliseconds: shown only when it is slow (VQToken).
+    constexpr int kShowCompressionAfterMs = 400;
+    taskStatus_->track(session_->compressTask(), kShowCompressionAfterMs);
+    taskStatus_->track(session_->sweepTask());
     taskStatus_->track(trainer_->task());
     taskStatus_->track(question_->task());
+    taskStatus_->track(explorer_->task(), 400);
     statusBar()->addPermanentWidget(taskStatus_);
     statusBar()->showMessage(readyMessage());
 
@@ -251,7 +257,19 @@ void MainWindow::createDocks() {
         addDock(trainer_, tr("Trainer"), QStringLiteral("trainerDock"), Qt::BottomDockWidgetArea);
     QDockWidget* messages = addDock(messages_, tr("Messages"), QStringLiteral("messagesDock"),
                                     Qt::BottomDockWidgetArea);
+    // The codebook explorer shares the charts' place: a tab beside them (tabified below).
+    explorer_ = new CodebookExplorer(session_, overlay_, this);
+    QDockWidget* explorer =
+        addDock(explorer_, tr("Codebook"), QStringLiteral("explorerDock"), Qt::RightDockWidgetArea);
+    // "Show Codeword in the Codebook View" in the frame view's context menu.
+    connect(view_, &FrameOverlayView::codewordRequested, this, [this, explorer](std::int64_t k) {
+        explorer->show();
+        explorer->raise();
+        explorer_->showCodeword(k);
+    });
     splitDockWidget(budget, charts, Qt::Vertical);
+    tabifyDockWidget(charts, explorer);
+    charts->raise();
     tabifyDockWidget(budget, player);
     budget->raise();
     tabifyDockWidget(question, trainer);
@@ -467,6 +485,10 @@ QString MainWindow::engineMessageNote() {
         "them: they name the file, the field, what was expected and what was found.");
 }
 
+QString MainWindow::sweepCancelledMessage() {
+    return tr("Budget sweep cancelled: the chart keeps what it showed before.");
+}
+
 QString MainWindow::readyMessage() {
     return tr("Ready. File ▸ Load Demo shows everything at once.");
 }
@@ -481,7 +503,7 @@ void MainWindow::wireFeedback() {
     // Measure Sweep only where the selected method is ready for this video (as the chart's
     // button), not with nothing loaded.
     auto measurable = [this] {
-        measureAction_->setEnabled(!session_->video().isEmpty() &&
+        measureAction_->setEnabled(!session_->video().isEmpty() && !session_->isSweeping() &&
                                    session_->isPrepared(session_->method()));
     };
     for (auto signal : {&StudioSession::videoChanged, &StudioSession::methodChanged,
@@ -489,7 +511,14 @@ void MainWindow::wireFeedback() {
         connect(session_, signal, this, measurable);
     }
     connect(session_, &StudioSession::busyChanged, this, measurable);
+    connect(session_, &StudioSession::sweepingChanged, this, measurable);
     measurable();
+    // A cancelled sweep says so; the chart keeps the previous one (issue 16).
+    connect(session_, &StudioSession::sweepCancelled, this, [this] {
+        const QString message = sweepCancelledMessage();
+        log(message);
+        statusBar()->showMessage(message, 15000);
+    });
     // The overlay exports need frames.
     auto exportable = [this] { overlayMenu_->setEnabled(overlay_->frameCount() > 0); };
     connect(overlay_, &GroupOverlay::changed, this, exportable);

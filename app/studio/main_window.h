@@ -13,6 +13,7 @@ namespace once::studio {
 
 class BudgetPanel;
 class ChartsPanel;
+class CodebookExplorer;
 class FrameOverlayView;
 class FrameStrip;
 class GroupOverlay;
@@ -38,6 +39,7 @@ class MainWindow : public QMainWindow {
     ChartsPanel* chartsPanel() const { return charts_; }
     QuestionPanel* questionPanel() const { return question_; }
     TrainerPanel* trainerPanel() const { return trainer_; }
+    CodebookExplorer* codebookExplorer() const { return explorer_; }
     /// The error dialog shown last (null when none is open).
     QMessageBox* errorDialog() const { return errorBox_; }
 
@@ -60,9 +62,12 @@ class MainWindow : public QMainWindow {
     static QString aboutText();
     /// The start-up hint in the status bar (cleared once a video is open).
     static QString readyMessage();
+    /// The status-bar message after a cancelled budget sweep.
+    static QString sweepCancelledMessage();
     /// Under an error in a non-English interface: why the engine's details are in English.
     static QString engineMessageNote();
     QAction* measureSweepAction() const { return measureAction_; }
+    TaskStatus* taskStatus() const { return taskStatus_; }
     QMenu* overlayExportMenu() const { return overlayMenu_; }
 
   protected:
@@ -95,6 +100,7 @@ class MainWindow : public QMainWindow {
     VideoPlayerPanel* player_ = nullptr;
     QuestionPanel* question_ = nullptr;
     TrainerPanel* trainer_ = nullptr;
+    CodebookExplorer* explorer_ = nullptr;
     QPlainTextEdit* messages_ = nullptr;
     TaskStatus* taskStatus_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;

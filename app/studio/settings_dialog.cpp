@@ -9,7 +9,9 @@
 #include <QStandardItemModel>
 #include <QThread>
 #include <QVBoxLayout>
+#include <memory>
 
+#include "models/backbone.h"
 #include "models/visual_encoder.h"
 #include "util/device.h"
 #include "video/sampling_rule.h"
@@ -30,6 +32,7 @@ SettingsDialog::SettingsDialog(const PipelineSettings& p, const QString& languag
     : QDialog(parent) {
     setWindowTitle(tr("Settings"));
     backbone_ = new QComboBox(this);
+    backbone_->setObjectName(QStringLiteral("backbone"));
     for (const std::string& name : once::visualEncoderNames()) {
         backbone_->addItem(QString::fromStdString(name), QString::fromStdString(name));
     }
@@ -63,6 +66,7 @@ SettingsDialog::SettingsDialog(const PipelineSettings& p, const QString& languag
     threads_->setValue(p.threads);
 
     sampling_ = new QLineEdit(p.sampling, this);
+    sampling_->setObjectName(QStringLiteral("sampling"));
     sampling_->setToolTip(
         tr("uniform:N (N evenly spaced frames), fps:F or fps:F:MIN:MAX, with an "
            "optional window @START-END in seconds"));
@@ -81,9 +85,31 @@ SettingsDialog::SettingsDialog(const PipelineSettings& p, const QString& languag
     });
 
     pooling_ = new QComboBox(this);
+    pooling_->setObjectName(QStringLiteral("patchGrid"));
     pooling_->addItem(tr("All patches (27×27, the paper)"), 1);
     pooling_->addItem(tr("2×2 pooled (14×14, reference code default)"), 2);
     selectData(pooling_, p.poolStride);
+
+    // The frame sampling and the patch grid follow the backbone: a sampling left at the old
+    // backbone's default becomes the new one's (uniform:32 for LLaVA-OneVision, fps:2:4:256 for
+    // Qwen3.5: the paper's settings); Qwen3.5 merges 2×2 patches itself.
+    auto previous = std::make_shared<QString>(p.backbone);
+    auto followBackbone = [this, previous] {
+        const QString now = backbone_->currentData().toString();
+        const QString oldDefault =
+            QString::fromStdString(once::defaultSampling(previous->toStdString()));
+        if (sampling_->text().trimmed() == oldDefault) {
+            sampling_->setText(QString::fromStdString(once::defaultSampling(now.toStdString())));
+        }
+        const bool merges = now == QLatin1String("qwen3.5");
+        pooling_->setEnabled(!merges);
+        pooling_->setToolTip(merges ? tr("The Qwen3.5 vision tower merges 2×2 patches itself; "
+                                         "this setting applies to LLaVA-OneVision")
+                                    : QString());
+        *previous = now;
+    };
+    connect(backbone_, &QComboBox::currentIndexChanged, this, followBackbone);
+    followBackbone();
 
     language_ = new QComboBox(this);
     language_->addItem(tr("System language"), QString());

@@ -27,6 +27,10 @@ std::vector<VideoStats> perVideo(const TokenSet& t, const Nearest& nn, const at:
     at::Tensor vid = t.video.to(at::kLong).contiguous();
     const auto* pv = vid.data_ptr<std::int64_t>();
     for (std::int64_t i = 0; i < vid.size(0); ++i) {
+        if (pv[i] < 0 || pv[i] >= t.numVideos) {
+            fail("a row's video index is out of range", {}, "video",
+                 "0.." + std::to_string(t.numVideos - 1), std::to_string(pv[i]));
+        }
         rows[std::size_t(pv[i])].push_back(i);
     }
     at::Tensor ids = nn.ids.contiguous();
@@ -48,6 +52,30 @@ std::vector<VideoStats> perVideo(const TokenSet& t, const Nearest& nn, const at:
         for (int l = 0; l < 4; ++l) {
             out[v].r[l] = res.empty() ? 0.0 : percentileLinear(res, kLevels[l]);
         }
+    }
+    return out;
+}
+
+// Nearest codewords of every row of the set, tile by tile (rows normalised per tile: the same
+// values as normalising the whole set, one row at a time).
+Nearest nearestOverTiles(const TokenSet& t, const at::Tensor& codebookUnit, std::int64_t tileRows) {
+    const std::int64_t n = t.rows();
+    // A multiple of nearestCentroids' own tile: the same products over the same rows as one
+    // call over the whole set, hence the same bits whatever tileRows is.
+    const std::int64_t inner = nearestCentroidsTile(codebookUnit.size(0), codebookUnit.size(1));
+    const std::int64_t tile = (std::max<std::int64_t>(tileRows, 1) + inner - 1) / inner * inner;
+    Nearest out{at::empty({n}, at::kLong), at::empty({n}, at::kFloat)};
+    for (std::int64_t b = 0; b < n; b += tile) {
+        const std::int64_t e = std::min(n, b + tile);
+        const at::Tensor rows = t.x.defined() ? t.x.slice(0, b, e) : t.readRows(b, e);
+        if (rows.dim() != 2 || rows.size(0) != e - b || rows.size(1) != t.width()) {
+            fail("a tile of rows has the wrong shape", {}, "rows",
+                 "[" + std::to_string(e - b) + ", " + std::to_string(t.width()) + "]",
+                 std::to_string(rows.dim()) + " dimensions");
+        }
+        Nearest nn = nearestCentroids(normalizeRows(rows), codebookUnit);
+        out.ids.slice(0, b, e).copy_(nn.ids);
+        out.cosines.slice(0, b, e).copy_(nn.cosines);
     }
     return out;
 }
@@ -116,25 +144,35 @@ double percentileLinear(std::vector<double> v, double p) {
 }
 
 Diagnostics diagnoseCodebook(const at::Tensor& codebook, const TokenSet& t,
-                             const DiagnosticsOptions& o, Progress* progress) {
-    if (codebook.dim() != 2 || t.x.dim() != 2 || codebook.size(1) != t.x.size(1)) {
-        fail("codebook and rows differ in width", {}, "D", std::to_string(codebook.size(-1)),
-             std::to_string(t.x.size(-1)));
+                             const DiagnosticsOptions& o, Progress* progress,
+                             std::int64_t tileRows) {
+    if (!t.x.defined() && (!t.readRows || !t.gatherRows)) {
+        fail("no rows to diagnose", {}, "rows", "a tensor or a row reader", "neither");
     }
-    const std::int64_t k = codebook.size(0);
-    at::Tensor x = normalizeRows(t.x);
+    if (codebook.dim() != 2 || (t.x.defined() && t.x.dim() != 2) || codebook.size(1) != t.width()) {
+        fail("codebook and rows differ in width", {}, "D", std::to_string(codebook.size(-1)),
+             std::to_string(t.x.defined() ? t.x.size(-1) : t.width()));
+    }
+    if (t.weights.numel() != t.rows() || t.video.numel() != t.rows()) {
+        fail("weights or videos do not match the rows", {}, "weights",
+             std::to_string(t.rows()) + " values",
+             std::to_string(t.weights.numel()) + " weights, " + std::to_string(t.video.numel()) +
+                 " videos");
+    }
+    const std::int64_t k = codebook.size(0), n = t.rows();
     at::Tensor w = t.weights.to(at::kDouble).contiguous();
     at::Tensor cn = normalizeRows(codebook);
     if (progress)
         progress->begin("diagnostics: nearest codewords", 1 + o.randomCodebooks);
-    Nearest nn = nearestCentroids(x, cn);
+    Nearest nn = nearestOverTiles(t, cn, tileRows);
     std::vector<VideoStats> vs = perVideo(t, nn, w);
+    nn = Nearest{};
     std::vector<std::int64_t> all(vs.size());
     std::iota(all.begin(), all.end(), 0);
 
     Diagnostics d;
     d.codewords = k;
-    d.rows = x.size(0);
+    d.rows = n;
     d.videos = t.numVideos;
     d.sourceTokens = w.sum().item<double>();
     Summary full = summarise(vs, all, k);
@@ -156,15 +194,17 @@ Diagnostics diagnoseCodebook(const at::Tensor& codebook, const TokenSet& t,
 
     // Random-exemplar codebooks: K distinct rows of the same set, per seed.
     std::vector<std::vector<double>> diffMean, diffR95;  // [seed][video]
-    if (o.randomCodebooks > 0 && x.size(0) >= k) {
+    if (o.randomCodebooks > 0 && n >= k) {
         d.hasRandom = true;
         for (int s = 0; s < o.randomCodebooks; ++s) {
             std::uint64_t seed = o.randomSeed + std::uint64_t(s);
             d.randomSeeds.push_back(seed);
-            auto perm = seededPermutation(x.size(0), seed);
+            auto perm = seededPermutation(n, seed);
             perm.resize(std::size_t(k));
-            at::Tensor rc = x.index_select(0, at::tensor(perm, at::kLong));
-            std::vector<VideoStats> rv = perVideo(t, nearestCentroids(x, rc), w);
+            at::Tensor rc =
+                normalizeRows(t.x.defined() ? t.x.index_select(0, at::tensor(perm, at::kLong))
+                                            : t.gatherRows(perm));
+            std::vector<VideoStats> rv = perVideo(t, nearestOverTiles(t, rc, tileRows), w);
             std::vector<double> dm, dr;
             for (std::size_t v = 0; v < vs.size(); ++v) {
                 auto mean = [](const VideoStats& q) {

@@ -7,6 +7,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,13 +17,30 @@
 namespace once {
 
 /// Rows to diagnose, grouped by video: cache representatives (weight = source count) or the
-/// tokens of feature files (weight 1).
+/// tokens of feature files (weight 1). The rows are either held in memory (`x`) or read on
+/// request (`readRows`/`gatherRows`: a Stage-A cache through CacheReader, which at the paper's
+/// scale is 33 GiB); either way the diagnostics go over them in tiles of
+/// kDiagnosticsTileRows, so that with readRows memory is bounded by a tile and the per-row
+/// scalars (docs/cluster.md), and the results are the same for both.
 struct TokenSet {
-    at::Tensor x;        ///< [N, D] any float dtype
+    at::Tensor x;        ///< [N, D] any float dtype; undefined when readRows is set
     at::Tensor weights;  ///< [N] (source tokens each row stands for)
     at::Tensor video;    ///< [N] int64 in 0..numVideos-1
     std::int64_t numVideos = 0;
+    /// Rows [begin, end) as [end − begin, D], any float dtype (used when x is undefined).
+    std::function<at::Tensor(std::int64_t begin, std::int64_t end)> readRows{};
+    /// The given rows in the given order, [rows, D] (the random-exemplar codebooks' K rows).
+    std::function<at::Tensor(const std::vector<std::int64_t>& rows)> gatherRows{};
+    std::int64_t rowCount = 0, dim = 0;  ///< N and D of a set read through readRows
+
+    std::int64_t rows() const { return x.defined() ? x.size(0) : rowCount; }
+    std::int64_t width() const { return x.defined() ? x.size(1) : dim; }
 };
+
+/// Rows per tile of the diagnostics' passes over a TokenSet: at D = 3,584 a tile is 112 MiB
+/// read as BF16 and 224 MiB normalised to F32; large enough that the nearest-codeword products
+/// (K × tile) run at full speed.
+constexpr std::int64_t kDiagnosticsTileRows = 16384;
 
 struct DiagnosticsOptions {
     std::int64_t bootstrap = 1000;           ///< resamples (0: no intervals)
@@ -51,7 +69,11 @@ struct Diagnostics {
 /// Percentile with linear interpolation (NumPy's default) of an unsorted sample.
 double percentileLinear(std::vector<double> values, double p);
 
+/// The diagnostics of `codebook` [K, D] on `tokens`. One pass over the rows for the codebook
+/// and one per random-exemplar codebook, each in tiles of `tileRows` (results do not depend on
+/// it). Throws OnceError when the widths differ or a TokenSet without x lacks readRows.
 Diagnostics diagnoseCodebook(const at::Tensor& codebook, const TokenSet& tokens,
-                             const DiagnosticsOptions& options = {}, Progress* progress = nullptr);
+                             const DiagnosticsOptions& options = {}, Progress* progress = nullptr,
+                             std::int64_t tileRows = kDiagnosticsTileRows);
 
 }  // namespace once

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "codebook/codebook_file.h"
+#include "codebook/codebook_writer.h"
 #include "io/npy.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
@@ -120,26 +121,35 @@ void Codebook::checkCompatible(std::int64_t featureDim, const std::string& featu
 
 void Codebook::save(const std::string& path, const std::string& dtype,
                     const std::map<std::string, std::string>& extraMetadata) const {
+    saveCodebookFile(*this, path, dtype, extraMetadata, {});
+}
+
+void saveCodebookFile(const Codebook& codebook, const std::string& path, const std::string& dtype,
+                      const std::map<std::string, std::string>& metadata,
+                      const std::vector<std::pair<std::string, at::Tensor>>& extraTensors) {
     at::Tensor stored;
     if (dtype == "F32") {
-        stored = vectors_;
+        stored = codebook.vectors();
     } else if (dtype == "BF16") {
-        stored = vectors_.to(at::kBFloat16);
+        stored = codebook.vectors().to(at::kBFloat16);
     } else if (dtype == "F16") {
-        stored = vectors_.to(at::kHalf);
+        stored = codebook.vectors().to(at::kHalf);
     } else {
         fail("unsupported codebook dtype", path, "dtype", "F32, BF16 or F16", dtype);
     }
     SafetensorsWriter w;
     addTensor(w, "codebook", stored);
-    for (const auto& [k, v] : extraMetadata) {
+    for (const auto& [name, tensor] : extraTensors) {
+        addTensor(w, name, tensor.contiguous());
+    }
+    for (const auto& [k, v] : metadata) {
         w.setMetadata(k, v);
     }
-    w.setMetadata("format", kFormat);
-    w.setMetadata("backbone", backbone_);
-    w.setMetadata("feature_source", featureSource_);
-    w.setMetadata("dim", std::to_string(dim_));
-    w.setMetadata("size", std::to_string(size_));
+    w.setMetadata("format", Codebook::kFormat);
+    w.setMetadata("backbone", codebook.backbone());
+    w.setMetadata("feature_source", codebook.featureSource());
+    w.setMetadata("dim", std::to_string(codebook.dim()));
+    w.setMetadata("size", std::to_string(codebook.size()));
     w.setMetadata("tensor_sha256", tensorSha(stored));
     w.write(path);
 }

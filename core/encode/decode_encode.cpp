@@ -59,7 +59,7 @@ DecodedVideo decodeAndEncode(const std::string& path, VisualEncoder& encoder,
     out.encodeSeconds = secondsSince(t1);
 
     EncodedVideo& v = out.video;
-    v.frameTimes = frames.times;
+    v.frameTimes = encoder.featureFrameTimes(frames.times, frames.indices, frames.info.fps);
     v.sampling = options.sampling.toString();
     v.source = baseName(path);
     if (options.hashSource) {

@@ -35,12 +35,26 @@ EvalRecord skeleton(const Benchmark& b, const EvalQuestion& q, const Job& j, std
 }  // namespace
 
 std::string evalConfig(const SessionOptions& s) {
-    return "model=" + s.modelDir + ";sampling=" + s.sampling +
-           ";pool_stride=" + std::to_string(s.poolStride) + ";dtype=" + s.dtype +
-           ";device=" + s.device;
+    std::string c = "model=" + s.modelDir + ";sampling=" + s.sampling +
+                    ";pool_stride=" + std::to_string(s.poolStride) + ";dtype=" + s.dtype +
+                    ";device=" + s.device;
+    // Choices that change the answers; named only when not the default, so the records of
+    // runs made before they existed stay comparable.
+    if (!s.positions.empty() && s.positions != "first") {
+        c += ";positions=" + s.positions;
+    }
+    if (!s.promptFormat.empty() && s.promptFormat != "auto") {
+        c += ";prompt_format=" + s.promptFormat;
+    }
+    return c;
 }
 
-EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& o, Progress* progress) {
+EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& given, Progress* progress) {
+    EvalOptions o = given;
+    if (o.session.sampling.empty()) {
+        // The backbone's sampling is part of the configuration every record names.
+        o.session = resolveSessionOptions(o.session);
+    }
     if (o.output.empty()) {
         fail("no results file given", {}, "output", "-o RESULTS.jsonl", "none");
     }

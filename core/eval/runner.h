@@ -23,7 +23,9 @@ struct EvalMethod {
 };
 
 struct EvalOptions {
-    SessionOptions session;  ///< model folder, device, dtype, codebook, sampling, pool stride
+    /// Model folder and backbone, device, dtype, codebook, sampling (empty: the backbone's),
+    /// pool stride, prompt format, positions of pooled tokens.
+    SessionOptions session;
     std::vector<EvalMethod> methods;
     std::vector<std::int64_t> budgets;
     bool dense = true;        ///< also answer with all tokens (the reference row)
@@ -37,7 +39,8 @@ struct EvalOptions {
     std::function<void(const EvalRecord&)> onRecord;  ///< after each appended record
 };
 
-/// "model=…;sampling=…;pool_stride=…;dtype=…;device=…", stored in every record.
+/// "model=…;sampling=…;pool_stride=…;dtype=…;device=…" (then ";positions=…" and
+/// ";prompt_format=…" when not the defaults), stored in every record.
 std::string evalConfig(const SessionOptions& session);
 
 struct EvalRunSummary {

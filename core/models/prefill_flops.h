@@ -10,6 +10,7 @@
 namespace once {
 
 struct Qwen2Config;
+struct Qwen3_5TextConfig;
 
 /// The sizes the count depends on.
 struct LlmShape {
@@ -17,12 +18,21 @@ struct LlmShape {
     std::int64_t layers = 0, hidden = 0, intermediate = 0;
     std::int64_t heads = 0, kvHeads = 0, headDim = 0;
     std::int64_t vocab = 0;
+    /// Hybrid stacks (Qwen3.5): `linearLayers` of the `layers` are Gated DeltaNet (linear
+    /// attention) layers, counted in their recurrent form (projections, the depthwise
+    /// convolution, three multiply-adds per state entry and token), so their cost grows
+    /// linearly with the input; the others are softmax attention.
+    std::int64_t linearLayers = 0;
+    std::int64_t linearKeyHeads = 0, linearValueHeads = 0, linearKeyDim = 0, linearValueDim = 0;
+    std::int64_t convKernel = 0;
+    bool gatedQuery = false;  ///< the query projection also yields the output gate (Qwen3.5)
     bool valid() const { return layers > 0 && hidden > 0 && heads > 0 && headDim > 0; }
 
     /// Qwen2-7B, the LLM of LLaVA-OneVision-7B (the paper's main backbone): the reference used
     /// when no model folder is loaded.
     static LlmShape qwen2_7b();
     static LlmShape of(const Qwen2Config& config, std::string name);
+    static LlmShape of(const Qwen3_5TextConfig& config, std::string name);
 };
 
 /// FLOPs to prefill `tokens` input tokens (text + visual); 0 for an invalid shape or no token.

@@ -16,12 +16,41 @@ class HfCheckpoint;
 class GgufFile;
 
 /// Past keys/values per layer, [1, kvHeads, length, headDim] each.
+///
+/// keys[i]/values[i] are views of the first `length` positions of keyStore[i]/valueStore[i],
+/// buffers with room for more positions, so that a decoding step writes its key and value in
+/// place instead of copying the whole cache (at::cat) in every layer. Only the cache that
+/// allocated the buffers writes into them, and only beyond its `length`: a copy shares them for
+/// reading and takes fresh buffers when it appends, so a cache copied after a prefill can be
+/// continued in two ways and both stay valid.
 struct KvCache {
+    /// Whether this object allocated its buffers: false in a copy (copying resets it, moving
+    /// carries it over).
+    struct StoreOwner {
+        bool owns = false;
+        StoreOwner() = default;
+        StoreOwner(const StoreOwner&) noexcept {}
+        StoreOwner(StoreOwner&& o) noexcept : owns(o.owns) { o.owns = false; }
+        StoreOwner& operator=(const StoreOwner&) noexcept {
+            owns = false;
+            return *this;
+        }
+        StoreOwner& operator=(StoreOwner&& o) noexcept {
+            owns = o.owns;
+            o.owns = false;
+            return *this;
+        }
+    };
     std::vector<at::Tensor> keys, values;
     std::int64_t length = 0;
+    std::vector<at::Tensor> keyStore, valueStore;  ///< [1, kvHeads, capacity, headDim]
+    StoreOwner storeOwner;
     void clear() {
         keys.clear();
         values.clear();
+        keyStore.clear();
+        valueStore.clear();
+        storeOwner.owns = false;
         length = 0;
     }
 };
@@ -61,7 +90,8 @@ class Qwen2Model {
         at::Tensor inNorm, postNorm, q, k, v, o, qb, kb, vb, ob, gate, up, down;
     };
     at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& w) const;
-    at::Tensor rope(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin) const;
+    /// Rows per chunk of a layer's position-wise parts (projections, rope, MLP) for S rows.
+    std::int64_t rowChunk(std::int64_t S) const;
 
     Qwen2Config config_;
     at::Tensor embedTokens_, norm_, lmHead_, invFreq_;

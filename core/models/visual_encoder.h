@@ -1,6 +1,7 @@
 #pragma once
 // A frozen visual front end: RGB frames in, projected visual tokens out (DESIGN §4). Backbones
-// register a factory by name ("demo", "llava-onevision"), so a new backbone is one new file.
+// register a factory by name ("demo", "llava-onevision", "qwen3.5"), so a new backbone is one
+// new file (its language side registers under the same name: models/backbone.h).
 #include <ATen/core/Tensor.h>
 
 #include <functional>
@@ -35,6 +36,17 @@ class VisualEncoder {
     /// What the user should know about how the model folder was read: settings it lacked and
     /// the defaults used instead (printed by `once encode`, shown by the studio).
     virtual std::vector<std::string> notices() const { return {}; }
+    /// Seconds of each feature frame, from the sampled frames' times, their indices in the
+    /// video and the video's frame rate (0 when unknown). One feature frame per frame (the
+    /// default) keeps the times; Qwen3.5's temporal pairs take the mean time of each pair, as
+    /// its processor writes them into the prompt.
+    virtual std::vector<double> featureFrameTimes(const std::vector<double>& frameTimes,
+                                                  const std::vector<std::int64_t>& frameIndices,
+                                                  double fps) const {
+        (void)frameIndices;
+        (void)fps;
+        return frameTimes;
+    }
 
   protected:
     virtual EncodedVideo encodeFrames(const at::Tensor& frames, Progress* progress) = 0;

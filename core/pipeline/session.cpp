@@ -3,6 +3,8 @@
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 
@@ -10,11 +12,9 @@
 #include "compress/token_compressor.h"
 #include "encode/decode_encode.h"
 #include "features/feature_file.h"
+#include "models/backbone.h"
 #include "models/generation.h"
-#include "models/hf_checkpoint.h"
-#include "models/qwen2_model.h"
 #include "models/visual_encoder.h"
-#include "pipeline/chat_prompt.h"
 #include "pipeline/resource_usage.h"
 #include "tokenizer/bpe_tokenizer.h"
 #include "util/device.h"
@@ -72,54 +72,53 @@ std::size_t completeUtf8Prefix(const std::string& bytes) {
 
 struct Session::State {
     SessionOptions options;
-    HfCheckpoint checkpoint;
-    Qwen2Model model;
-    BpeTokenizer tokenizer;
+    std::unique_ptr<LanguageBackbone> backbone;
     std::shared_ptr<const Codebook> codebook;
     /// Built by the first loadVideo and kept, like the model.
     std::unique_ptr<VisualEncoder> encoder;
-    EncodedVideo video;  ///< layoutTokens always defined ([0, D] when there are none)
+    EncodedVideo video;  ///< as the backbone adopted it (setVideo)
     std::string origin;  ///< the video's file, for errors
     /// Prepared compressors of the current video by method and parameters ("once" holds its
     /// assignment), so a new budget only runs compress().
     std::map<std::string, std::unique_ptr<TokenCompressor>> prepared;
     std::vector<StageReport> loadStages;
-    std::vector<std::int64_t> stopTokens;
-    PromptStyle prompt;
     std::vector<std::string> notices;  ///< how the folder was read, for the user
-
-    State(SessionOptions o, HfCheckpoint ck, Qwen2Model m, BpeTokenizer t)
-        : options(std::move(o)),
-          checkpoint(std::move(ck)),
-          model(std::move(m)),
-          tokenizer(std::move(t)) {}
 
     void addNotice(const std::string& n) {
         if (std::find(notices.begin(), notices.end(), n) == notices.end()) {
             notices.push_back(n);
         }
     }
+
+    /// The content rows for a budget (or dense) with the source tokens of each row.
+    VisualContent content(std::optional<std::int64_t> budget, const std::string& method,
+                          const std::map<std::string, std::string>& params, std::uint64_t seed);
 };
 
+SessionOptions resolveSessionOptions(SessionOptions o) {
+    o.backbone = resolveBackbone(o.backbone, o.modelDir);
+    if (o.sampling.empty()) {
+        o.sampling = defaultSampling(o.backbone);
+    }
+    return o;
+}
+
 Session::Session(SessionOptions options) {
-    HfCheckpoint ck = HfCheckpoint::open(options.modelDir);
-    Qwen2Model model = Qwen2Model::load(ck, {options.device, options.dtype});
-    BpeTokenizer tok = BpeTokenizer::fromFile(ck.file("tokenizer.json"));
-    s_ = std::make_unique<State>(options, std::move(ck), std::move(model), std::move(tok));
-    s_->prompt = choosePromptStyle(options.modelDir, options.promptFormat);
-    if (!s_->prompt.notice.empty()) {
-        s_->notices.push_back(s_->prompt.notice);
+    s_ = std::make_unique<State>();
+    s_->options = resolveSessionOptions(std::move(options));
+    const SessionOptions& o = s_->options;
+    BackboneOptions bo;
+    bo.modelDir = o.modelDir;
+    bo.device = o.device;
+    bo.dtype = o.dtype;
+    bo.promptFormat = o.promptFormat;
+    bo.positions = o.positions;
+    s_->backbone = loadLanguageBackbone(o.backbone, bo);
+    for (const std::string& n : s_->backbone->notices()) {
+        s_->addNotice(n);
     }
-    if (!options.codebook.empty()) {
-        s_->codebook = std::make_shared<const Codebook>(Codebook::load(options.codebook));
-    }
-    for (const char* stop : {"<|im_end|>", "<|endoftext|>"}) {
-        if (auto id = s_->tokenizer.tokenId(stop)) {
-            s_->stopTokens.push_back(*id);
-        }
-    }
-    for (auto id : s_->model.config().eosTokenIds) {
-        s_->stopTokens.push_back(id);
+    if (!o.codebook.empty()) {
+        s_->codebook = std::make_shared<const Codebook>(Codebook::load(o.codebook));
     }
 }
 
@@ -128,18 +127,22 @@ const std::vector<std::string>& Session::notices() const {
 }
 
 std::string Session::promptSource() const {
-    return s_->prompt.source;
+    return s_->backbone->promptSource();
+}
+
+const SessionOptions& Session::options() const {
+    return s_->options;
 }
 
 Session::~Session() = default;
 Session::Session(Session&&) noexcept = default;
 
 std::string Session::encoderBackbone() const {
-    return "llava-onevision";
+    return s_->backbone->name();
 }
 
 void Session::loadVideo(const std::string& path, Progress* progress) {
-    const at::Device device = s_->model.device();
+    const at::Device device = s_->backbone->device();
     if (!s_->encoder) {
         EncoderOptions eo;
         eo.modelDir = s_->options.modelDir;
@@ -180,25 +183,10 @@ void Session::setVideo(EncodedVideo v, const std::string& origin, std::vector<St
         fail("the video has no features [T, P, D]", origin, "features", "[T, P, D]",
              v.empty() ? "none" : std::to_string(v.features.dim()) + "-D");
     }
-    const std::int64_t H = s_->model.config().hiddenSize;
-    if (v.dim() != H) {
-        fail("the features do not match the language model", origin, "features",
-             "dimension " + std::to_string(H) + " (hidden size of " + s_->options.modelDir + ")",
-             std::to_string(v.dim()));
+    s_->backbone->adoptVideo(v, origin);
+    if (!v.layoutTokens.defined()) {
+        v.layoutTokens = at::zeros({0, v.dim()});
     }
-    if (v.layoutTokenCount() == 0) {
-        // Feature files hold content tokens only; LLaVA's layout token lives in the model folder.
-        const auto& ck = s_->checkpoint;
-        if (ck.has("image_newline") || ck.has("model.image_newline")) {
-            v.layoutTokens = ck.get(ck.firstPresent({"image_newline", "model.image_newline"}), {H})
-                                 .to(at::kFloat)
-                                 .reshape({1, H});
-        } else {
-            v.layoutTokens = at::zeros({0, H});
-        }
-    }
-    // LLaVA's patch grids are square (27×27, or 14×14 pooled); spatial methods need the grid.
-    v.fillUnknownGrid();
     s_->video = std::move(v);
     s_->origin = origin;
     s_->prepared.clear();
@@ -222,51 +210,66 @@ const std::vector<StageReport>& Session::loadStages() const {
     return s_->loadStages;
 }
 
-at::Tensor Session::visualTokens(std::optional<std::int64_t> budget, const std::string& method,
-                                 const std::map<std::string, std::string>& params,
-                                 std::uint64_t seed) {
-    const EncodedVideo& video = s_->video;
+VisualContent Session::State::content(std::optional<std::int64_t> budget, const std::string& method,
+                                      const std::map<std::string, std::string>& params,
+                                      std::uint64_t seed) {
     if (video.empty()) {
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
     const std::int64_t D = video.dim();
-    at::Tensor content;
+    VisualContent c;
     if (!budget) {
-        content = video.features.reshape({-1, D});
-    } else {
-        CompressorSpec spec;
-        spec.method = method.empty() ? s_->options.method : method;
-        spec.params = method.empty() ? s_->options.params : params;
-        // Validates the name first, so an unknown method is named before a missing codebook.
-        const CompressorInfo& info = compressorInfo(spec.method);
-        if (info.needsCodebook) {
-            if (!s_->codebook) {
-                fail("a budget with method '" + spec.method + "' needs a codebook", {}, "codebook",
-                     "--codebook FILE", "none");
-            }
-            s_->codebook->checkCompatible(D, video.backbone, s_->origin);
-            spec.codebook = s_->codebook.get();
-        }
-        std::string key = spec.method;
-        for (const auto& [k, v] : spec.params) {
-            key += "\n" + k + "=" + v;
-        }
-        auto it = s_->prepared.find(key);
-        if (it == s_->prepared.end()) {
-            auto c = makeCompressor(spec);
-            c->prepare(video);
-            it = s_->prepared.emplace(key, std::move(c)).first;
-        }
-        content = it->second->compress(*budget, seed).tokens;
+        c.rows = video.features.reshape({-1, D});
+        return c;
     }
-    return at::cat({content.to(at::kFloat), video.layoutTokens.to(content.device(), at::kFloat)});
+    CompressorSpec spec;
+    spec.method = method.empty() ? options.method : method;
+    spec.params = method.empty() ? options.params : params;
+    // Validates the name first, so an unknown method is named before a missing codebook.
+    const CompressorInfo& info = compressorInfo(spec.method);
+    if (info.needsCodebook) {
+        if (!codebook) {
+            fail("a budget with method '" + spec.method + "' needs a codebook", {}, "codebook",
+                 "--codebook FILE", "none");
+        }
+        codebook->checkCompatible(D, video.backbone, origin);
+        spec.codebook = codebook.get();
+    }
+    std::string key = spec.method;
+    for (const auto& [k, v] : spec.params) {
+        key += "\n" + k + "=" + v;
+    }
+    auto it = prepared.find(key);
+    if (it == prepared.end()) {
+        auto made = makeCompressor(spec);
+        made->prepare(video);
+        it = prepared.emplace(key, std::move(made)).first;
+    }
+    CompressionResult r = it->second->compress(*budget, seed);
+    c.rows = r.tokens;
+    c.groupOfToken =
+        r.groupOfToken.defined() ? r.groupOfToken.to(at::kCPU, at::kLong) : r.groupOfToken;
+    return c;
+}
+
+at::Tensor Session::visualTokens(std::optional<std::int64_t> budget, const std::string& method,
+                                 const std::map<std::string, std::string>& params,
+                                 std::uint64_t seed) {
+    VisualContent c = s_->content(budget, method, params, seed);
+    return s_->backbone->visualRows(s_->video, c);
 }
 
 AskReport Session::ask(const std::string& question, const AskOptions& o, Progress* progress) {
-    ChatPrompt prompt = buildVideoPrompt(s_->tokenizer, s_->prompt, question, o.system);
+    // An empty question fails before any work, whatever the backbone's prompt.
+    if (std::all_of(question.begin(), question.end(),
+                    [](unsigned char c) { return std::isspace(c) != 0; })) {
+        fail("the question is empty", {}, "question", "non-empty text", "empty");
+    }
+    const LanguageBackbone& lm = *s_->backbone;
+    if (s_->video.empty()) {
+        fail("no video loaded", {}, "video", "a video or --features", "none");
+    }
     AskReport r;
-    r.promptIds = prompt.ids;
-    r.placeholderIndex = prompt.placeholderIndex;
     for (auto st : s_->loadStages) {
         r.stages.push_back(st);
     }
@@ -278,33 +281,40 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
     if (o.budget) {
         r.method = o.method.empty() ? s_->options.method : o.method;
     }
-    at::Tensor visual;
-    r.stages.push_back(timed("compress", s_->model.device(),
-                             [&] { visual = visualTokens(o.budget, o.method, o.params, o.seed); }));
-    r.layoutTokens = s_->video.layoutTokenCount();
-    r.contentTokens = visual.size(0) - r.layoutTokens;
+    VisualContent content;
+    r.stages.push_back(timed("compress", lm.device(),
+                             [&] { content = s_->content(o.budget, o.method, o.params, o.seed); }));
     r.sourceTokens = s_->video.numTokens();
     try {
-        at::Tensor embeds = spliceVisual(s_->model, prompt, visual);
-        r.promptTokens = embeds.size(0);
-        r.prefillFlops = s_->model.prefillFlops(r.promptTokens);
+        VideoPrompt prompt = lm.buildPrompt(s_->video, content, question, o.system);
+        r.promptIds = prompt.ids;
+        r.placeholderIndex = prompt.placeholderIndex;
+        if (prompt.positions.defined()) {
+            at::Tensor pos = prompt.positions.to(at::kCPU, at::kLong).contiguous();
+            for (std::int64_t a = 0; a < pos.size(0); ++a) {
+                const std::int64_t* p = pos[a].data_ptr<std::int64_t>();
+                r.promptPositions.emplace_back(p, p + pos.size(1));
+            }
+        }
+        r.layoutTokens = prompt.layoutTokens;
+        r.contentTokens = prompt.contentTokens;
+        r.promptTokens = prompt.length();
+        r.prefillFlops = lm.prefillFlops(r.promptTokens);
 
         GenerationOptions go;
         go.maxNewTokens = o.maxNewTokens;
         go.temperature = o.temperature;
         go.topP = o.topP;
-        go.stopTokens = s_->stopTokens;
+        go.stopTokens = lm.stopTokens();
         if (progress) {
             go.cancel = progress->token();
         }
         std::string pending;
-        std::vector<std::int64_t> shown;
         go.onToken = [&](std::int64_t id) {
             if (!o.onText) {
                 return;
             }
-            shown.push_back(id);
-            std::string bytes = s_->tokenizer.decodeBytes({id}, true);
+            std::string bytes = lm.tokenizer().decodeBytes({id}, true);
             pending += bytes;
             std::size_t cut = completeUtf8Prefix(pending);
             if (cut > 0) {
@@ -313,7 +323,7 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
             }
         };
         // Prefill and generation run in one call; the peaks are read and reset between them.
-        const at::Device device = s_->model.device();
+        const at::Device device = lm.device();
         std::int64_t prefillRss = 0, prefillReserved = 0;
         go.onPrefilled = [&] {
             prefillRss = peakRssBytes();
@@ -323,7 +333,7 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         };
         resetPeakRss();
         resetDevicePeakMemory(device);
-        GenerationResult g = generate(s_->model, embeds, go);
+        GenerationResult g = lm.generate(prompt, go);
         if (o.onText && !pending.empty()) {
             o.onText(pending);  // a cut character at the end: the raw bytes, as generated
         }
@@ -335,10 +345,10 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         if (g.stoppedByToken) {
             text.pop_back();
         }
-        r.answer = s_->tokenizer.decode(text, true);
+        r.answer = lm.tokenizer().decode(text, true);
     } catch (const c10::OutOfMemoryError&) {
         // The KV cache and activations were local to this call and are freed by now.
-        outOfDeviceMemory("prefill and generation", s_->model.device());
+        outOfDeviceMemory("prefill and generation", lm.device());
     }
     return r;
 }

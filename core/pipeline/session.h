@@ -25,7 +25,11 @@ namespace once {
 class Codebook;
 
 struct SessionOptions {
-    std::string modelDir;  ///< LLaVA-OneVision (or plain Qwen2 with --features) folder
+    /// Hugging Face folder of a registered backbone (models/backbone.h): LLaVA-OneVision (or a
+    /// plain Qwen2 with --features), Qwen3.5.
+    std::string modelDir;
+    /// Backbone name, or "auto" / "": the one detected from the folder's config.json.
+    std::string backbone = "auto";
     std::string device = "cpu";
     std::string dtype = "float32";
     std::string codebook{};  ///< path; needed by methods that use one ("once")
@@ -33,12 +37,22 @@ struct SessionOptions {
     /// parameters (`--param key=value`); AskOptions can override both per question.
     std::string method = "once";
     std::map<std::string, std::string> params{};
-    std::string sampling = "uniform:32";
+    /// Frame sampling rule; empty: the backbone's default (uniform:32 for LLaVA-OneVision,
+    /// fps:2:4:256 for Qwen3.5: the paper's settings).
+    std::string sampling{};
     int poolStride = 1;
-    /// "auto", "llava-next" or "chat-template" (pipeline/chat_prompt.h choosePromptStyle).
+    /// "auto" or a format of the backbone: LLaVA "llava-next" | "chat-template"
+    /// (pipeline/chat_prompt.h), Qwen3.5 "transformers5" | "qwen3-vl".
     std::string promptFormat = "auto";
+    /// Positions of pooled tokens on M-RoPE backbones: "first", "mean" or "sequential"
+    /// (docs/models.md, Qwen3.5).
+    std::string positions = "first";
     VideoLimits videoLimits{};  ///< decoding limits (docs/security.md)
 };
+
+/// `options` with the backbone detected from the model folder (or checked against it) and an
+/// empty sampling replaced by the backbone's default. Throws OnceError naming config.json.
+SessionOptions resolveSessionOptions(SessionOptions options);
 
 struct StageReport {
     std::string name;  ///< decode, encode, compress, prefill, generate
@@ -66,13 +80,18 @@ struct AskReport {
     std::string answer;
     std::vector<std::int64_t> tokenIds;
     std::vector<StageReport> stages;
-    std::int64_t contentTokens = 0, layoutTokens = 0;  ///< visual tokens entering the LLM
-    std::int64_t sourceTokens = 0;                     ///< N before compression
-    std::int64_t promptTokens = 0;                     ///< full LLM input length
-    /// The tokenized prompt with its one visual placeholder at `placeholderIndex` (the LLM sees
-    /// the visual rows there instead).
+    /// Visual tokens entering the LLM: content rows and the backbone's special/layout tokens
+    /// (LLaVA's image_newline; Qwen3.5's timestamps and vision start/end tokens).
+    std::int64_t contentTokens = 0, layoutTokens = 0;
+    std::int64_t sourceTokens = 0;  ///< N before compression
+    std::int64_t promptTokens = 0;  ///< full LLM input length
+    /// The tokenized prompt. LLaVA: one visual placeholder at `placeholderIndex` (the LLM sees
+    /// the visual rows there instead). Qwen3.5: expanded, one video-pad id per content row, and
+    /// placeholderIndex −1.
     std::vector<std::int64_t> promptIds;
     std::int64_t placeholderIndex = 0;
+    /// [3, S] M-RoPE positions of the prompt (Qwen3.5); empty for 1-D positions.
+    std::vector<std::vector<std::int64_t>> promptPositions;
     double prefillFlops = 0;
     bool dense = true;
     std::int64_t budget = 0;
@@ -93,14 +112,18 @@ class Session {
     void loadFeatures(const std::string& path);
     /// Uses a video encoded elsewhere (the studio's, a feature file's). `origin` names it in
     /// errors; `stages` are its load stages as measured by the caller (reported as cached).
-    /// Without layout tokens, the model folder's image_newline is used (feature files hold
-    /// content tokens only). Throws OnceError when D is not the language model's width.
+    /// The backbone completes and checks it (LLaVA: without layout tokens, the model folder's
+    /// image_newline is used, as feature files hold content tokens only). Throws OnceError when
+    /// D is not the language model's width or the video does not fit the backbone.
     void setVideo(EncodedVideo video, const std::string& origin,
                   std::vector<StageReport> stages = {});
     /// The video in use (features on the model's device or the CPU; undefined before a load).
     const EncodedVideo& video() const;
-    /// Registry name of the vision encoder loadVideo uses for this model folder.
+    /// Registry name of the vision encoder loadVideo uses for this model folder (the backbone's
+    /// name, models/backbone.h).
     std::string encoderBackbone() const;
+    /// The options in use, with the backbone and sampling resolved.
+    const SessionOptions& options() const;
     /// Replaces the codebook (SessionOptions::codebook) by one in memory; null: none.
     void setCodebook(std::shared_ptr<const Codebook> codebook);
     /// Asks about the loaded video. Throws OnceError (empty question, no video, codebook
@@ -108,7 +131,8 @@ class Session {
     AskReport ask(const std::string& question, const AskOptions& options,
                   Progress* progress = nullptr);
 
-    /// Visual rows the LLM would see (compressed or dense, then layout), for tests and tools.
+    /// Visual rows the LLM would see in prompt order (compressed or dense; LLaVA then its
+    /// newline), for tests and tools.
     /// `method` empty: the session's method and params.
     at::Tensor visualTokens(std::optional<std::int64_t> budget, const std::string& method = {},
                             const std::map<std::string, std::string>& params = {},

@@ -68,7 +68,7 @@ struct Writer {
     fs::path dir;
     StageAManifest m;
     std::int64_t shardRows = 0;
-    std::vector<at::Tensor> reps, weights, category, video, bin;
+    std::vector<at::Tensor> reps, weights, category, video, bin, exemplar;
     std::vector<std::size_t> videos;  // corpus indices buffered (done or failed)
     std::int64_t rows = 0;
 
@@ -85,6 +85,9 @@ struct Writer {
             addTensor(w, "category", at::cat(category));
             addTensor(w, "video", at::cat(video));
             addTensor(w, "bin", at::cat(bin));
+            if (m.provenance) {  // as buildSketchCache's flush writes it
+                addTensor(w, "exemplar", at::cat(exemplar));
+            }
             w.setMetadata("format", kStageAShardFormat);
             w.write((dir / stageAShardName(shard)).string());
             m.shards.push_back({stageAShardName(shard), rows});
@@ -103,6 +106,7 @@ struct Writer {
         category.clear();
         video.clear();
         bin.clear();
+        exemplar.clear();
         videos.clear();
         rows = 0;
     }
@@ -155,6 +159,13 @@ CacheMergeSummary mergeSketchCaches(const std::vector<std::string>& shardDirs,
         if (m.mMax != ref.mMax) {
             fail("shard " + shardText(m) + " resolved another m_max than " + refName, file, "m_max",
                  std::to_string(ref.mMax), std::to_string(m.mMax));
+        }
+        if (m.provenance != ref.provenance) {
+            fail("shard " + shardText(m) +
+                     " was sketched by a version with other provenance than " + refName +
+                     "; rerun it with the same version",
+                 file, "provenance", ref.provenance ? kStageAProvenanceFormat : "none",
+                 m.provenance ? kStageAProvenanceFormat : "none");
         }
         if (m.categories != ref.categories) {
             fail("shard " + shardText(m) + " lists other categories than " + refName, file,
@@ -252,6 +263,9 @@ CacheMergeSummary mergeSketchCaches(const std::vector<std::string>& shardDirs,
                 w.category.push_back(r.category().slice(0, v.rowBegin, v.rowEnd));
                 w.video.push_back(r.video().slice(0, v.rowBegin, v.rowEnd));
                 w.bin.push_back(r.bin().slice(0, v.rowBegin, v.rowEnd));
+                if (w.m.provenance) {
+                    w.exemplar.push_back(r.exemplar().slice(0, v.rowBegin, v.rowEnd));
+                }
                 w.rows += v.reps;
                 ++sum.done;
                 sum.reps += v.reps;

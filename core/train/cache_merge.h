@@ -1,8 +1,8 @@
 #pragma once
 // Merging the Stage-A caches of the tasks of a sharded run (`once train sketch --shard I/N`,
 // cluster/shard.h) into the cache one process builds from the whole corpus, bit for bit: the
-// same shard files (representatives, weights, categories, video indices, bins, cut at the same
-// rows) and the same manifest.json.
+// same shard files (representatives, weights, categories, video indices, bins, exemplar
+// provenance, cut at the same rows) and the same manifest.json.
 //
 // Why this is exact: every task reads the whole corpus manifest, so it resolves the same global
 // cap (m_max from all videos' token counts), the same category list, and sketches each of its

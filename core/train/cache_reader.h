@@ -31,6 +31,9 @@ class CacheReader {
     const at::Tensor& category() const { return category_; }
     const at::Tensor& video() const { return video_; }
     const at::Tensor& bin() const { return bin_; }
+    /// int32 [U, kExemplarColumns] (train/sketch_provenance.h); undefined when the cache has no
+    /// provenance (manifest().provenance false: written before it).
+    const at::Tensor& exemplar() const { return exemplar_; }
     /// The mapped BF16 [rows, D] representatives of shard file `i` (read-only memory).
     const at::Tensor& shardReps(std::size_t i) const { return reps_[i]; }
     std::size_t shardCount() const { return reps_.size(); }
@@ -46,7 +49,7 @@ class CacheReader {
     std::vector<at::Tensor> reps_;
     std::vector<std::int64_t> begin_;  ///< first global row of each shard file, then rows_
     std::int64_t rows_ = 0;
-    at::Tensor weights_, category_, video_, bin_;
+    at::Tensor weights_, category_, video_, bin_, exemplar_;
 };
 
 }  // namespace once

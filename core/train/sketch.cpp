@@ -157,6 +157,37 @@ std::int64_t resolveCappedMMax(const std::vector<std::int64_t>& tokenCounts,
     return lo;
 }
 
+namespace {
+
+// Per group of `r`, the member of highest cosine to the group's final centroid (ties: the lower
+// member), as an index into the video's tokens through `tokenOf`; -1 for an empty group. The
+// representative's most typical patch: what the codebook explorer shows for it.
+at::Tensor groupMedoids(const at::Tensor& rowsUnit, const SphericalLloydResult& r,
+                        const std::vector<std::int64_t>& tokenOf) {
+    const std::int64_t k = r.centroids.size(0);
+    const at::Tensor assign = r.assign.to(at::kLong).contiguous();
+    const at::Tensor cosine =
+        (rowsUnit * r.centroids.index_select(0, assign)).sum(1).to(at::kFloat).contiguous();
+    const std::int64_t* a = assign.data_ptr<std::int64_t>();
+    const float* c = cosine.data_ptr<float>();
+    std::vector<std::int64_t> best(static_cast<std::size_t>(k), -1);
+    for (std::int64_t i = 0; i < assign.size(0); ++i) {
+        auto& b = best[static_cast<std::size_t>(a[i])];
+        if (b < 0 || c[i] > c[b]) {
+            b = i;
+        }
+    }
+    at::Tensor out = at::empty({k}, at::kLong);
+    std::int64_t* o = out.data_ptr<std::int64_t>();
+    for (std::int64_t g = 0; g < k; ++g) {
+        const std::int64_t b = best[static_cast<std::size_t>(g)];
+        o[g] = b < 0 ? -1 : tokenOf[static_cast<std::size_t>(b)];
+    }
+    return out;
+}
+
+}  // namespace
+
 VideoSketch sketchVideo(const at::Tensor& features, const at::Tensor& frameTimes,
                         const SketchOptions& options, std::int64_t videoIndex) {
     if (features.dim() != 3 && features.dim() != 2) {
@@ -196,7 +227,7 @@ VideoSketch sketchVideo(const at::Tensor& features, const at::Tensor& frameTimes
     }
     std::vector<std::int64_t> perBin = spreadAcrossBins(sketchSize(n, options), sizes);
 
-    std::vector<at::Tensor> reps, weights, binIds;
+    std::vector<at::Tensor> reps, weights, binIds, medoids;
     for (int b = 0; b < options.bins; ++b) {
         const std::int64_t mb = perBin[std::size_t(b)];
         if (mb == 0) {
@@ -212,6 +243,7 @@ VideoSketch sketchVideo(const at::Tensor& features, const at::Tensor& frameTimes
         at::Tensor init = rows.index_select(0, at::tensor(perm, at::kLong));
         SphericalLloydResult r = sphericalLloyd(rows, {}, init, options.iterations);
         at::Tensor nonEmpty = r.mass.gt(0).nonzero().squeeze(1);
+        medoids.push_back(groupMedoids(rows, r, idx).index_select(0, nonEmpty));
         reps.push_back(r.centroids.index_select(0, nonEmpty));
         weights.push_back(r.mass.index_select(0, nonEmpty).to(at::kInt));
         binIds.push_back(at::full({nonEmpty.size(0)}, b, at::kInt));
@@ -222,9 +254,11 @@ VideoSketch sketchVideo(const at::Tensor& features, const at::Tensor& frameTimes
         s.reps = at::empty({0, d}, at::kFloat);
         s.weights = at::empty({0}, at::kInt);
         s.bins = at::empty({0}, at::kInt);
+        s.medoids = at::empty({0}, at::kLong);
         return s;
     }
     s.reps = at::cat(reps);
+    s.medoids = at::cat(medoids);
     s.weights = at::cat(weights);
     s.bins = at::cat(binIds);
     return s;

@@ -47,6 +47,10 @@ struct VideoSketch {
     at::Tensor reps;     ///< [m, D] F32 unit rows, bin-major
     at::Tensor weights;  ///< [m] int32, Σ = N
     at::Tensor bins;     ///< [m] int32 timeline bin of each representative
+    /// [m] int64: the token (frame-major index into the video's N tokens) of each
+    /// representative's group that is nearest to it (highest cosine, ties to the lower index):
+    /// the representative's exemplar patch, kept as provenance (train/sketch_provenance.h).
+    at::Tensor medoids;
     std::int64_t numTokens = 0;
 };
 

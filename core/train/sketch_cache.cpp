@@ -14,6 +14,7 @@
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "train/cache_reader.h"
+#include "train/sketch_provenance.h"
 #include "train/stage_a_manifest.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -200,7 +201,7 @@ struct Buffered {
 };
 
 struct Pending {
-    std::vector<at::Tensor> reps, weights, category, video, bin;
+    std::vector<at::Tensor> reps, weights, category, video, bin, exemplar;
     std::vector<Buffered> videos;
     std::int64_t rows = 0;
 };
@@ -388,6 +389,7 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         m.videos.resize(corpus.size());
         m.shardIndex = options.shard.index;
         m.shardCount = options.shard.count;
+        m.provenance = options.provenance;
         for (std::size_t i = 0; i < corpus.size(); ++i) {
             if (!options.shard.owns(std::int64_t(i))) {
                 m.videos[i].status = StageAVideoRecord::Status::OtherShard;
@@ -444,6 +446,9 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
             addTensor(w, "category", at::cat(buf.category));
             addTensor(w, "video", at::cat(buf.video));
             addTensor(w, "bin", at::cat(buf.bin));
+            if (m.provenance) {
+                addTensor(w, "exemplar", at::cat(buf.exemplar));
+            }
             w.setMetadata("format", kStageAShardFormat);
             w.write(path);
             m.shards.push_back({stageAShardName(shard), buf.rows});
@@ -475,7 +480,7 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
     // Adds a finished video to the buffer (from this run or from a pending file).
     auto accept = [&](std::size_t i, const std::string& file, const std::string& videoBackbone,
                       const at::Tensor& reps, const at::Tensor& weights, const at::Tensor& bins,
-                      std::int64_t tokens) {
+                      const at::Tensor& exemplar, std::int64_t tokens) {
         if (!backbone.empty() && !videoBackbone.empty() && videoBackbone != backbone) {
             fail("a corpus video was encoded by another backbone", file, "backbone", backbone,
                  videoBackbone);
@@ -495,6 +500,9 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         buf.category.push_back(at::full({n}, m.categoryIndexOf(i), at::kInt));
         buf.video.push_back(at::full({n}, std::int64_t(i), at::kInt));
         buf.bin.push_back(bins);
+        if (m.provenance) {
+            buf.exemplar.push_back(exemplar);
+        }
         buf.rows += n;
         buf.videos.push_back({i, true, tokens, n, {}, {}});
     };
@@ -532,6 +540,12 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         }
         checkEntry(f, "weights", DType::I32, {n});
         checkEntry(f, "bin", DType::I32, {n});
+        at::Tensor exemplar;
+        if (m.provenance) {
+            checkEntry(f, "exemplar", DType::I32, {n, kExemplarColumns});
+            exemplar = loadTensor(f, "exemplar").clone();
+            checkExemplarRows(exemplar, at::full({n}, tokens, at::kLong), path, "exemplar");
+        }
         at::Tensor reps = loadTensor(f, "reps").clone();
         at::Tensor weights = loadTensor(f, "weights").clone();
         at::Tensor bins = loadTensor(f, "bin").clone();
@@ -546,12 +560,12 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
             fail("a pending sketch's source counts do not sum to its token count", path, "weights",
                  std::to_string(tokens), std::to_string(weights.sum().item<std::int64_t>()));
         }
-        accept(i, path, f.meta("backbone"), reps, weights, bins, tokens);
+        accept(i, path, f.meta("backbone"), reps, weights, bins, exemplar, tokens);
         buf.videos.back().pendingFile = path;
     };
 
-    auto writePending = [&](std::size_t i, const VideoSketch* sk, const std::string& videoBackbone,
-                            const std::string& error) {
+    auto writePending = [&](std::size_t i, const VideoSketch* sk, const at::Tensor& exemplar,
+                            const std::string& videoBackbone, const std::string& error) {
         const std::string path = (dir / stageAPendingName(i)).string();
         requireFreeOrOurs(path, kStageAPendingFormat);
         SafetensorsWriter w;
@@ -559,6 +573,9 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
             addTensor(w, "reps", sk->reps.contiguous());
             addTensor(w, "weights", sk->weights.contiguous());
             addTensor(w, "bin", sk->bins.contiguous());
+            if (m.provenance) {
+                addTensor(w, "exemplar", exemplar.contiguous());
+            }
             w.setMetadata("tokens", std::to_string(sk->numTokens));
             w.setMetadata("backbone", videoBackbone);
         } else {
@@ -605,6 +622,7 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
             }
             const std::string& source = corpus[i].source;
             std::optional<VideoSketch> sk;
+            at::Tensor exemplar;
             std::string videoBackbone, error;
             try {
                 EncodedVideo t = loadTokens(source, encodeVideo, nullptr);
@@ -618,6 +636,9 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
                 }
                 try {
                     sk = sketchVideo(t.features, t.frameTimesTensor(), so, std::int64_t(i));
+                    if (m.provenance) {
+                        exemplar = exemplarRows(sk->medoids, t);
+                    }
                 } catch (const OnceError& e) {
                     rethrowNamingFile(e, source);
                 }
@@ -631,9 +652,10 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
             }
             // Kept before anything else happens, so a stop from here on loses nothing.
             const std::string pendingFile =
-                writePending(i, sk ? &*sk : nullptr, videoBackbone, error);
+                writePending(i, sk ? &*sk : nullptr, exemplar, videoBackbone, error);
             if (sk) {
-                accept(i, source, videoBackbone, sk->reps, sk->weights, sk->bins, sk->numTokens);
+                accept(i, source, videoBackbone, sk->reps, sk->weights, sk->bins, exemplar,
+                       sk->numTokens);
             } else {
                 buf.videos.push_back({i, false, 0, 0, error, {}});
             }
@@ -729,6 +751,9 @@ CacheReader CacheReader::open(const std::string& cacheDir, bool allowShardCache)
         for (const char* name : {"weights", "category", "video", "bin"}) {
             checkEntry(f, name, DType::I32, {sh.rows});
         }
+        if (m.provenance) {
+            checkEntry(f, "exemplar", DType::I32, {sh.rows, kExemplarColumns});
+        }
     }
     // What the manifest says every row must hold: its video and that video's category.
     const std::int64_t total = m.committedRows();
@@ -743,7 +768,8 @@ CacheReader CacheReader::open(const std::string& cacheDir, bool allowShardCache)
             videoTokens[i] = v.tokens;
         }
     }
-    std::vector<at::Tensor> weights, category, video, bin;
+    std::vector<at::Tensor> weights, category, video, bin, exemplar;
+    const at::Tensor tokensOfVideo = at::tensor(videoTokens, at::kLong);
     std::int64_t row = 0;
     for (std::size_t i = 0; i < m.shards.size(); ++i) {
         const SafetensorsFile& f = files[i];
@@ -786,6 +812,12 @@ CacheReader CacheReader::open(const std::string& cacheDir, bool allowShardCache)
                      std::to_string(k),
                  firstBad(bad, g));
         }
+        if (m.provenance) {
+            at::Tensor e = loadTensor(f, "exemplar").clone();
+            // After the video check: every row's video is a done one, whose token count is known.
+            checkExemplarRows(e, tokensOfVideo.index_select(0, v.to(at::kLong)), file, "exemplar");
+            exemplar.push_back(e);
+        }
         r.begin_.push_back(row);
         row += n;
         r.reps_.push_back(reps);
@@ -803,6 +835,10 @@ CacheReader CacheReader::open(const std::string& cacheDir, bool allowShardCache)
     r.category_ = join(category);
     r.video_ = join(video);
     r.bin_ = join(bin);
+    if (m.provenance) {
+        r.exemplar_ =
+            exemplar.empty() ? at::empty({0, kExemplarColumns}, at::kInt) : at::cat(exemplar);
+    }
     // Every done video's source counts sum to its token count.
     at::Tensor sums = at::zeros({std::int64_t(m.videos.size())}, at::kLong)
                           .index_add_(0, r.video_.to(at::kLong), r.weights_.to(at::kLong));
@@ -832,6 +868,7 @@ SketchCache SketchCache::load(const std::string& cacheDir) {
     c.category = r.category();
     c.video = r.video();
     c.bin = r.bin();
+    c.exemplar = r.exemplar();
     c.categories = m.categories;
     c.sources = m.sources;
     c.backbone = m.backbone;

@@ -1,6 +1,7 @@
 #pragma once
 // The Stage-A cache (DESIGN §2): a folder of shards `shard-NNNNN.safetensors` (reps BF16 [U, D],
-// weights I32 [U], category I32 [U], video I32 [U], bin I32 [U]) and `manifest.json` with the
+// weights I32 [U], category I32 [U], video I32 [U], bin I32 [U], and in caches with provenance
+// exemplar I32 [U, 7], train/sketch_provenance.h) and `manifest.json` with the
 // run's options and every video's status (layout and checks: train/stage_a_manifest.h). Shards
 // are cut at fixed row counts in corpus order. Each finished video's sketch is first kept in its
 // own `pending-NNNNNNNN.safetensors` until the shard it belongs to is full, so that a stopped run
@@ -54,6 +55,10 @@ struct SketchCacheOptions {
     /// sketched, each exactly as a whole-corpus run would (global index, global cap), into a
     /// shard cache that `mergeSketchCaches` (train/cache_merge.h) combines.
     ShardSpec shard;
+    /// Keep each representative's exemplar patch (train/sketch_provenance.h) in a new cache.
+    /// A resumed cache keeps what its manifest says (caches from before provenance go on
+    /// without it), so that every shard of a cache is alike.
+    bool provenance = true;
 
     /// OnceError naming the option: sketch.validate(), cap < 0, shard rows < 1, counts above
     /// kMaxStageACount.
@@ -83,6 +88,9 @@ struct SketchCache {
     at::Tensor category;  ///< [U] int32 (-1: no label)
     at::Tensor video;     ///< [U] int32 corpus index
     at::Tensor bin;       ///< [U] int32 timeline bin
+    /// [U, kExemplarColumns] int32 exemplar patch of each representative
+    /// (train/sketch_provenance.h); undefined for a cache written before provenance.
+    at::Tensor exemplar;
     std::vector<std::string> categories;
     std::vector<std::string> sources;
     std::string backbone;

@@ -25,6 +25,14 @@ at::Tensor normalizeRows(const at::Tensor& x) {
     return f / n;
 }
 
+std::int64_t nearestCentroidsTile(std::int64_t k, std::int64_t d, std::int64_t tileRows) {
+    if (k >= kLargeK && d >= kWideD) {
+        return std::max(1, AssignOptions{}.tileRows);  // the assignment kernel's own tiles
+    }
+    const std::int64_t cacheRows = (std::int64_t(1) << 20) / std::max<std::int64_t>(k, 1);
+    return std::max<std::int64_t>(1, std::min(tileRows, std::max<std::int64_t>(cacheRows, 1024)));
+}
+
 Nearest nearestCentroids(const at::Tensor& xUnit, const at::Tensor& centroidsUnit,
                          std::int64_t tileRows) {
     const std::int64_t n = xUnit.size(0), k = centroidsUnit.size(0);
@@ -50,9 +58,7 @@ Nearest nearestCentroids(const at::Tensor& xUnit, const at::Tensor& centroidsUni
     // and ATen's max(1) per call. At least 1024 rows, though: every GEMM call packs all the
     // centroids, and at K = 8192 a 128-row tile spent more time packing them than multiplying
     // (one iteration at 65,536 × 8192 × 896: 7.7 s with 128 rows, docs/performance.md).
-    const std::int64_t cacheRows = (std::int64_t(1) << 20) / std::max<std::int64_t>(k, 1);
-    const std::int64_t tile =
-        std::clamp<std::int64_t>(std::min(tileRows, std::max<std::int64_t>(cacheRows, 1024)), 1, n);
+    const std::int64_t tile = std::min(nearestCentroidsTile(k, xUnit.size(1), tileRows), n);
     const at::Tensor x = xUnit.to(at::kFloat).contiguous();
     const at::Tensor ct = centroidsUnit.to(at::kFloat).t();
     at::Tensor buffer = at::empty({tile, k}, at::kFloat);

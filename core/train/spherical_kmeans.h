@@ -22,6 +22,10 @@ struct Nearest {
 };
 Nearest nearestCentroids(const at::Tensor& xUnit, const at::Tensor& centroidsUnit,
                          std::int64_t tileRows = 8192);
+/// The rows per tile nearestCentroids works in for k centroids of width d (before it is capped
+/// at N). Calls over consecutive slices whose lengths are multiples of it give the same bits
+/// as one call over all the rows (the diagnostics stream a cache this way).
+std::int64_t nearestCentroidsTile(std::int64_t k, std::int64_t d, std::int64_t tileRows = 8192);
 
 struct SphericalLloydResult {
     at::Tensor centroids;  ///< [k, D] F32 unit rows: ν(Σ w ν(x)) of each group

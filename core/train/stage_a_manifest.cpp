@@ -165,16 +165,20 @@ nlohmann::json StageAManifest::toJson() const {
     for (const auto& s : shards) {
         ss.push_back({{"file", s.file}, {"rows", s.rows}});
     }
-    return {{"format", kStageACacheFormat},
-            {"request", request},
-            {"m_max", mMax},
-            {"categories", categories},
-            {"backbone", backbone},
-            {"feature_source", featureSource},
-            {"dim", dim},
-            {"videos", vs},
-            {"shards", ss},
-            {"complete", complete}};
+    nlohmann::json j = {{"format", kStageACacheFormat},
+                        {"request", request},
+                        {"m_max", mMax},
+                        {"categories", categories},
+                        {"backbone", backbone},
+                        {"feature_source", featureSource},
+                        {"dim", dim},
+                        {"videos", vs},
+                        {"shards", ss},
+                        {"complete", complete}};
+    if (provenance) {  // absent otherwise: a cache without it keeps the bytes it always had
+        j["provenance"] = kStageAProvenanceFormat;
+    }
+    return j;
 }
 
 StageAManifest parseStageAManifest(std::string_view bytes, const std::string& file) {
@@ -222,6 +226,13 @@ StageAManifest parseStageAManifest(std::string_view bytes, const std::string& fi
     m.featureSource = jsonStringOr(j, "feature_source", "", file, {});
     m.dim = countField(j, "dim", file, {}, 0, kMaxStageADim);
     m.complete = jsonToBool(jsonRequire(j, "complete", file, {}), file, "complete");
+    if (const nlohmann::json* p = jsonFind(j, "provenance", file, {})) {
+        if (!p->is_string() || p->get<std::string>() != kStageAProvenanceFormat) {
+            fail("unknown provenance format in the cache manifest", file, "provenance",
+                 kStageAProvenanceFormat, printableExcerpt(p->dump()));
+        }
+        m.provenance = true;
+    }
 
     // Shards: exactly the names the tool writes, in order, each with at least one row.
     const nlohmann::json& shards = arrayField(j, "shards", file, {});

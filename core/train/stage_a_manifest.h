@@ -16,6 +16,10 @@ namespace once {
 constexpr const char* kStageACacheFormat = "once-sketch-cache/1";
 constexpr const char* kStageAShardFormat = "once-sketch-shard/1";
 constexpr const char* kStageAPendingFormat = "once-sketch-pending/1";
+/// Value of the manifest's optional `provenance` key: every shard and pending file of the cache
+/// holds the `exemplar` tensor (train/sketch_provenance.h). Caches written before provenance
+/// have no such key and no such tensors; they still load, resume and train.
+constexpr const char* kStageAProvenanceFormat = "once-sketch-provenance/1";
 
 /// Largest manifest.json read (512 MiB: about 1.5 million corpus videos; LLaVA-Video-178K's
 /// manifest is about 50 MB). Raise it here for larger corpora.
@@ -72,6 +76,9 @@ struct StageAManifest {
     std::vector<StageAVideoRecord> videos;
     std::vector<StageAShardRecord> shards;
     bool complete = false;
+    /// The cache keeps each representative's exemplar patch (key `provenance`, absent in caches
+    /// written before it). Not part of `request`: a cache started without it resumes without.
+    bool provenance = false;
 
     /// Index of `sourceCategories[v]` in `categories`, or -1.
     int categoryIndexOf(std::size_t video) const;

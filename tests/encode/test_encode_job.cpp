@@ -57,7 +57,7 @@ class TestEncodeJob : public QObject {
         QCOMPARE(j["dim"].get<int>(), 64);
         QCOMPARE(j["grid"].get<std::string>(), std::string("27x27"));
         QCOMPARE(j["backbone"].get<std::string>(), std::string("demo"));
-        QCOMPARE(j["video_info"]["frame_count"].get<int>(), 200);
+        QCOMPARE(j["video_info"]["frame_count"].get<int>(), 280);
         const std::string sha = Sha256::hexOfFile(video);
         QCOMPARE(j["source_sha256"].get<std::string>(), sha);
 
@@ -68,10 +68,10 @@ class TestEncodeJob : public QObject {
         QCOMPARE(f.sampling, std::string("uniform:16"));
         QCOMPARE(f.source, std::string("demo.mp4"));
         QCOMPARE(f.sourceSha256, sha);
-        // 200 frames at 25 fps: linspace(0, 199, 16) truncated; times = index / 25.
-        QCOMPARE(f.frameTimes[1], 13 / 25.0);
-        QCOMPARE(f.frameTimes[15], 199 / 25.0);
-        QCOMPARE(f.extra.at("frame_indices").substr(0, 6), std::string("0,13,2"));
+        // 280 frames at 20 fps: linspace(0, 279, 16) truncated; times = index / 20.
+        QCOMPARE(f.frameTimes[1], 18 / 20.0);
+        QCOMPARE(f.frameTimes[15], 279 / 20.0);
+        QCOMPARE(f.extra.at("frame_indices").substr(0, 7), std::string("0,18,37"));
 
         // The same file through the library gives the same features (deterministic).
         EncodeOptions o;
@@ -84,7 +84,7 @@ class TestEncodeJob : public QObject {
         r = test::runCli({"encode", QString::fromStdString(video), "--sample", "fps:1",
                           "--store-dtype", "bfloat16", "-o", QString::fromStdString(out)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY(r.out.contains("encoded 8 frames"));
+        QVERIFY2(r.out.contains("encoded 14 frames"), qPrintable(r.out));  // 14 s at fps:1
         QCOMPARE(loadFeatureFile(out).features.scalar_type(), at::kBFloat16);
     }
 

@@ -118,6 +118,49 @@ class TestQwen2Model : public QObject {
     void qwen2ShardedUntiedWithBiases() { checkParity(qwen_); }
     void llamaTiedLlama3Rope() { checkParity(llama_); }
 
+    // The cache's buffers are written in place (KvCache): growing them past their headroom, a
+    // copy continued differently from the original, and single steps all give the logits of
+    // one forward over the whole sequence.
+    void cacheGrowthAndCopiesMatchOneForward() {
+        auto model = Qwen2Model::load(HfCheckpoint::open(qwen_));
+        at::manual_seed(5);
+        const std::int64_t vocab = model.config().vocabSize;
+        at::Tensor ids = at::randint(0, vocab, {420}, at::kLong);
+        at::Tensor alt = at::randint(0, vocab, {10}, at::kLong);
+        KvCache whole;
+        at::Tensor want = model.forward(model.embed(ids), whole);
+
+        KvCache a;
+        at::Tensor p0 = model.forward(model.embed(ids.narrow(0, 0, 10)), a);
+        KvCache b = a;  // shares a's buffers until it appends
+        at::Tensor pa = model.forward(model.embed(ids.narrow(0, 10, 10)), a);
+        at::Tensor pb = model.forward(model.embed(alt), b);
+        KvCache ref;
+        at::Tensor wantB = model.forward(model.embed(at::cat({ids.narrow(0, 0, 10), alt})), ref);
+        QVERIFY(test::maxAbsDiff(pb, wantB.narrow(0, 10, 10)) <= 1e-4);
+        // 300 rows more than the 266 positions allocated by the first call: the buffers grow.
+        at::Tensor pc = model.forward(model.embed(ids.narrow(0, 20, 300)), a);
+        std::vector<at::Tensor> rows = {p0, pa, pc};
+        for (std::int64_t i = 320; i < 420; ++i) {
+            rows.push_back(model.forward(model.embed(ids.narrow(0, i, 1)), a, true));
+        }
+        QCOMPARE(a.length, std::int64_t(420));
+        QCOMPARE(a.keys[0].size(2), std::int64_t(420));
+        QVERIFY(a.keyStore[0].size(2) >= 420);
+        double err = test::maxAbsDiff(at::cat(rows), want);
+        qInfo("through a grown and copied cache: max abs error %.3g", err);
+        QVERIFY(err <= 1e-4);
+        // b, continued after a grew, still sees its own positions.
+        at::Tensor pb2 = model.forward(model.embed(ids.narrow(0, 0, 1)), b, true);
+        at::Tensor wantB2 = model.forward(model.embed(ids.narrow(0, 0, 1)), ref, true);
+        QVERIFY(test::maxAbsDiff(pb2, wantB2) <= 1e-4);
+        // A cache that does not match its length is refused, naming the field.
+        KvCache bad = a;
+        bad.length = 7;
+        QVERIFY_THROWS_EXCEPTION(OnceError,
+                                 model.forward(model.embed(ids.narrow(0, 0, 1)), bad, true));
+    }
+
     void halfPrecisionStaysClose() {
         at::Tensor ids = refTensor(llama_, "input_ids");
         at::Tensor want = refTensor(llama_, "logits");

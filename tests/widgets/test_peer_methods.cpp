@@ -18,6 +18,7 @@
 #include "overlay/frame_overlay_view.h"
 #include "overlay/group_overlay.h"
 #include "session/methods.h"
+#include "session/prepared_peer.h"
 #include "session/session_binder.h"
 #include "session/studio_session.h"
 #include "studio_test_data.h"
@@ -107,9 +108,14 @@ class TestPeerMethods : public QObject {
             QVERIFY(f.session.isPrepared(peer));
             for (std::int64_t b : {std::int64_t{8}, std::int64_t{36}, n}) {
                 f.panel.slider()->setValue(LogScale{n}.positionOf(b));
+                // Below the method's smallest useful budget the slider stops there (frame drop
+                // and DyCoke keep whole frames: P = 36), never at a budget giving no token.
+                b = std::max(b, f.panel.minimumBudget());
+                QCOMPARE(f.panel.budget(), b);
                 QVERIFY2(test::waitForResult(f.session, peer, b), qPrintable(peer));
                 const auto r = f.session.result();
                 QVERIFY2(r->numOutputs <= b, qPrintable(peer));
+                QVERIFY2(r->numOutputs > 0, qPrintable(peer));  // issue 16: never 0 tokens
                 QCOMPARE(r->numTokens, n);
                 // Overlay and counts follow.
                 QCOMPARE(f.overlay.groupCount(), static_cast<int>(r->numOutputs));
@@ -221,6 +227,37 @@ class TestPeerMethods : public QObject {
         f.session.setMethod(QStringLiteral("no-such-method"));
         QCOMPARE(errors.count(), 1);
         QCOMPARE(f.session.method(), QStringLiteral("once"));
+    }
+
+    // VQToken clustered the whole video again for every budget, although every budget above its
+    // k_max gives the same clusters (minutes per slider step on a long video; the demo window
+    // test ran past QTest's five-minute limit). Above the range's maximum the one compression at
+    // the maximum serves; the sweep still times fresh compressions.
+    void budgetsAboveTheRangeReuseTheCompressionAtItsMaximum() {
+        const VideoData video = test::syntheticVideo(4, 6, 6, 16);
+        const once::BudgetRange range =
+            once::budgetRange("vqtoken", methods::budgetShape(video, 0));
+        QVERIFY(range.max < video.numTokens());  // k_max 32 < N 144
+        once::Progress progress;
+        auto peer = PreparedPeer::prepare(QStringLiteral("vqtoken"), video, progress);
+        QCOMPARE(peer->compressions(), 0);
+        const auto high = peer->compress(100);
+        QCOMPARE(peer->compressions(), 1);
+        const auto higher = peer->compress(140);
+        QCOMPARE(peer->compressions(), 1);
+        QCOMPARE(high->budget, std::int64_t{100});
+        QCOMPARE(higher->budget, std::int64_t{140});
+        QCOMPARE(higher->method, std::string("vqtoken"));
+        QVERIFY(at::equal(high->tokens, higher->tokens));
+        // The same tokens as a fresh compression at that budget (the range's promise).
+        const once::CompressionResult fresh = peer->measure(140);
+        QCOMPARE(peer->compressions(), 2);
+        QVERIFY(at::equal(fresh.tokens, higher->tokens));
+        QVERIFY(at::equal(fresh.groupOfToken, higher->groupOfToken));
+        // Inside the range every budget is computed.
+        const auto low = peer->compress(range.max - 10);
+        QCOMPARE(peer->compressions(), 3);
+        QVERIFY(low->numOutputs <= range.max - 10);
     }
 
     void theBudgetSweepMeasuresTheSelectedPeer() {

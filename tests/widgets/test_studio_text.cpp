@@ -25,8 +25,10 @@
 #include "player/video_player_panel.h"
 #include "question/answer_statistics.h"
 #include "question/question_panel.h"
+#include "session/pipeline_settings.h"
 #include "session/studio_session.h"
 #include "support/test_support.h"
+#include "util/dtype_choice.h"
 
 using namespace once::studio;
 
@@ -149,6 +151,34 @@ class TestStudioText : public QObject {
         QCOMPARE(formatFlops(1.27e9), QStringLiteral("1.27 GFLOPs"));
         QCOMPARE(formatFlops(0), QStringLiteral("—"));
         QCOMPARE(formatFlops(std::nan("")), QStringLiteral("—"));
+
+        // The compute dtype row (issue 19): the settings' dtype with "auto" resolved as the
+        // CLI resolves it, the reason in the tooltip; absent without settings.
+        QVERIFY(row(rows, QStringLiteral("Compute dtype")) == nullptr);
+        PipelineSettings ps;
+        ps.dtype = QStringLiteral("bf16");
+        const QList<StatisticRow> withDtype = answerStatistics(&dense, &compressed, &ps);
+        QCOMPARE(withDtype.size(), rows.size() + 1);
+        const StatisticRow* dt = row(withDtype, QStringLiteral("Compute dtype"));
+        QVERIFY(dt != nullptr);
+        QCOMPARE(dt->dense, QStringLiteral("bfloat16"));
+        QCOMPARE(dt->compressed, QStringLiteral("bfloat16"));
+        QVERIFY2(dt->tooltip.contains(QStringLiteral("requested")), qPrintable(dt->tooltip));
+        ps.dtype = QStringLiteral("auto");
+        const QList<StatisticRow> autoRows = answerStatistics(&dense, nullptr, &ps);
+        dt = row(autoRows, QStringLiteral("Compute dtype"));
+        QVERIFY(dt != nullptr);
+        const once::DtypeChoice want = once::chooseComputeDtype("auto", "cpu");
+        QCOMPARE(dt->dense, QString::fromStdString(want.resolved));
+        QVERIFY(dt->compressed.isEmpty());  // no report in that column
+        QVERIFY2(dt->tooltip.contains(QString::fromStdString(want.reason)),
+                 qPrintable(dt->tooltip));
+        ps.dtype = QStringLiteral("fp8");  // a hand-edited settings file: shown, not thrown
+        const QList<StatisticRow> badRows = answerStatistics(&dense, nullptr, &ps);
+        dt = row(badRows, QStringLiteral("Compute dtype"));
+        QVERIFY(dt != nullptr);
+        QCOMPARE(dt->dense, QStringLiteral("fp8"));
+        QVERIFY2(dt->tooltip.contains(QStringLiteral("fp8")), qPrintable(dt->tooltip));
     }
 
     void statisticsTableShowsEveryRowAndExports() {

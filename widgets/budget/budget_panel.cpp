@@ -14,7 +14,6 @@
 
 #include "compress/token_compressor.h"
 #include "session/methods.h"
-#include "session/studio_session.h"
 
 namespace once::studio {
 namespace {
@@ -86,6 +85,41 @@ QString BudgetPanel::variantTitle(once::Variant v) {
     return {};
 }
 
+QString BudgetPanel::variantDescription(once::Variant v) {
+    switch (v) {
+        case once::Variant::Full:
+            return tr(
+                "The paper's rule: every token goes to its nearest codeword, the B most used "
+                "codewords are kept, every token is reassigned to its nearest kept codeword "
+                "and each group is averaged into one output token.");
+        case once::Variant::NoReassign:
+            return tr(
+                "As Full, but tokens whose nearest codeword was not kept are dropped "
+                "instead of reassigned: coverage falls below 100 %.");
+        case once::Variant::FixedRandom:
+            return tr(
+                "Keeps the first B codewords of one seeded random order (the same for every "
+                "video) instead of the most used ones; tokens are reassigned to them.");
+        case once::Variant::FrameWise:
+            return tr(
+                "Cuts the frames into segments; each segment keeps its own most used "
+                "codewords from an even share of B and reassigns its own tokens.");
+        case once::Variant::RandomGrouping:
+            return tr(
+                "Full's group sizes filled with randomly chosen tokens: shows what the "
+                "codewords' grouping is worth.");
+        case once::Variant::CodewordOutput:
+            return tr(
+                "Full's groups, each output as its codeword instead of the mean of its "
+                "tokens.");
+        case once::Variant::MedoidOutput:
+            return tr(
+                "Full's groups, each output as the member closest (cosine) to the group's "
+                "mean.");
+    }
+    return {};
+}
+
 BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     methodBox_ = new QComboBox(this);
     for (const QString& name : methods::all()) {
@@ -114,7 +148,6 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     slider_->setRange(0, LogScale::kSteps);
     slider_->setPageStep(LogScale::kSteps / 20);
     slider_->setAccessibleName(tr("Token budget (log scale)"));
-    slider_->setToolTip(tr("Token budget B on a log scale from 1 to K"));
     auto* spin = new ClampingSpinBox(this);
     spin_ = spin;
     spin_->setRange(1, 1);
@@ -134,11 +167,19 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
                       .arg(clampedTo));
         budgetNote_->setVisible(true);
     };
+    rangeNote_ = new QLabel(this);
+    rangeNote_->setWordWrap(true);
+    rangeNote_->setVisible(false);
     variantBox_ = new QComboBox(this);
     for (const std::string& name : once::variantNames()) {
-        variantBox_->addItem(variantTitle(once::parseVariant(name)), QString::fromStdString(name));
+        const once::Variant v = once::parseVariant(name);
+        variantBox_->addItem(variantTitle(v), QString::fromStdString(name));
+        variantBox_->setItemData(variantBox_->count() - 1, variantDescription(v), Qt::ToolTipRole);
     }
     variantBox_->setAccessibleName(tr("Variant"));
+    staleNote_ = new QLabel(this);
+    staleNote_->setWordWrap(true);
+    staleNote_->setVisible(false);
 
     auto* budgetRow = new QHBoxLayout;
     budgetRow->addWidget(slider_, 1);
@@ -158,7 +199,9 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(notice_);
     form->addRow(tr("&Budget B:"), budgetRow);
     form->addRow(budgetNote_);
+    form->addRow(rangeNote_);
     form->addRow(tr("&Variant:"), variantBox_);
+    form->addRow(staleNote_);
     form->addRow(tr("Groups M:"), groups_);
     form->addRow(tr("Coverage:"), coverage_);
     form->addRow(tr("Tokens to the LLM:"), llmTokens_);
@@ -191,10 +234,14 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
         connect(edit, &QLineEdit::textEdited, budgetNote_, &QLabel::hide);
     }
     connect(variantBox_, &QComboBox::currentIndexChanged, this, [this] {
+        // The box's tooltip describes the chosen variant.
+        variantBox_->setToolTip(variantDescription(variant()));
+        updateStale();
         if (!updating_) {
             emit variantChanged(variant());
         }
     });
+    variantBox_->setToolTip(variantDescription(variant()));
     connect(methodBox_, &QComboBox::currentIndexChanged, this, [this] {
         updateControls();
         if (!updating_) {
@@ -206,17 +253,43 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void BudgetPanel::setMaximumBudget(std::int64_t maximum) {
+    setBudgetRange(1, maximum, QString());
+}
+
+void BudgetPanel::setBudgetRange(std::int64_t minimum, std::int64_t maximum, const QString& rule) {
     scale_.maximum = std::max<std::int64_t>(1, maximum);
+    minimum_ = std::clamp<std::int64_t>(minimum, 1, scale_.maximum);
+    rule_ = rule;
     updating_ = true;
-    spin_->setRange(1, static_cast<int>(std::min<std::int64_t>(scale_.maximum,
-                                                               std::numeric_limits<int>::max())));
-    spin_->setToolTip(
-        tr("Token budget B, from 1 to %1; a larger number is set to %1").arg(spin_->maximum()));
+    spin_->setRange(
+        static_cast<int>(std::min<std::int64_t>(minimum_, std::numeric_limits<int>::max())),
+        static_cast<int>(std::min<std::int64_t>(scale_.maximum, std::numeric_limits<int>::max())));
+    spin_->setToolTip(tr("Token budget B, from %1 to %2; a number outside is set to the nearest "
+                         "end")
+                          .arg(spin_->minimum())
+                          .arg(spin_->maximum()));
+    // The log scale keeps 1 … maximum (positions stay comparable between methods); a method's
+    // smallest budget only moves the slider's lower end.
+    slider_->setRange(minimumPosition(), LogScale::kSteps);
     budgetNote_->hide();
     updating_ = false;
     budgetUsable_ = maximum > 0;
+    rangeNote_->setText(budgetUsable_ ? rule : QString());
+    rangeNote_->setVisible(!rangeNote_->text().isEmpty());
     updateControls();
-    setBudget(std::min(budget_, scale_.maximum));
+    setBudget(std::clamp(budget_, minimum_, scale_.maximum));
+}
+
+int BudgetPanel::minimumPosition() const {
+    int position = scale_.positionOf(minimum_);
+    while (position < LogScale::kSteps && scale_.valueAt(position) < minimum_) {
+        ++position;
+    }
+    return position;
+}
+
+QString BudgetPanel::rangeNote() const {
+    return rangeNote_->isHidden() ? QString() : rangeNote_->text();
 }
 
 void BudgetPanel::setMethod(const QString& method) {
@@ -254,9 +327,12 @@ void BudgetPanel::updateControls() {
     slider_->setEnabled(budgetUsable_);
     spin_->setEnabled(budgetUsable_);
     variantBox_->setEnabled(methods::hasVariants(method()) && budgetUsable_);
-    slider_->setToolTip(onceMethod
-                            ? tr("Token budget B on a log scale from 1 to K")
-                            : tr("Token budget B on a log scale from 1 to N (the video's tokens)"));
+    QString tip = onceMethod ? tr("Token budget B on a log scale up to K")
+                             : tr("Token budget B on a log scale up to N (the video's tokens)");
+    if (!rule_.isEmpty()) {
+        tip += QLatin1Char('\n') + rule_;
+    }
+    slider_->setToolTip(tip);
     QString text;
     if (onceMethod && !hasCodebook_ && hasVideo_) {
         text =
@@ -268,15 +344,16 @@ void BudgetPanel::updateControls() {
 }
 
 void BudgetPanel::setBudget(std::int64_t budget) {
-    budget_ = std::clamp<std::int64_t>(budget, 1, scale_.maximum);
+    budget_ = std::clamp<std::int64_t>(budget, minimum_, scale_.maximum);
     updating_ = true;
     slider_->setValue(scale_.positionOf(budget_));
     spin_->setValue(static_cast<int>(budget_));
     updating_ = false;
+    updateStale();
 }
 
 void BudgetPanel::applyBudget(std::int64_t budget, bool fromSlider) {
-    budget = std::clamp<std::int64_t>(budget, 1, scale_.maximum);
+    budget = std::clamp<std::int64_t>(budget, minimum_, scale_.maximum);
     updating_ = true;
     if (fromSlider) {
         spin_->setValue(static_cast<int>(budget));
@@ -286,6 +363,7 @@ void BudgetPanel::applyBudget(std::int64_t budget, bool fromSlider) {
     updating_ = false;
     if (budget != budget_) {
         budget_ = budget;
+        updateStale();
         emit budgetChanged(budget_);
     }
 }
@@ -302,7 +380,36 @@ once::Variant BudgetPanel::variant() const {
     return name.isEmpty() ? once::Variant::Full : once::parseVariant(name.toStdString());
 }
 
+void BudgetPanel::setComputing(bool computing) {
+    computing_ = computing;
+    updateStale();
+}
+
+QString BudgetPanel::staleNote() const {
+    return staleNote_->isHidden() ? QString() : staleNote_->text();
+}
+
+void BudgetPanel::updateStale() {
+    stale_ = shownBudget_ > 0 && (shownBudget_ != budget_ ||
+                                  (methods::hasVariants(method()) && shownVariant_ != variant()));
+    for (QLabel* l : {groups_, coverage_, llmTokens_, ratio_, time_}) {
+        l->setEnabled(!stale_);  // greyed while they describe another setting
+    }
+    QString text;
+    if (stale_) {
+        text = computing_ ? tr("Updating… (the numbers below are for B = %1)").arg(shownBudget_)
+                          : tr("The numbers below are for B = %1: the compression for the "
+                               "current setting was cancelled or failed.")
+                                .arg(shownBudget_);
+    }
+    staleNote_->setText(text);
+    staleNote_->setVisible(!text.isEmpty());
+}
+
 void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmTokens) {
+    shownBudget_ = r ? r->budget : 0;
+    shownVariant_ = r ? r->variant : once::Variant::Full;
+    updateStale();
     if (!r) {
         for (QLabel* l : {groups_, coverage_, llmTokens_, ratio_, time_}) {
             l->setText(QStringLiteral("–"));

@@ -5,14 +5,16 @@
 #include <QPushButton>
 
 #include "charts/chart_export.h"
+#include "charts/chart_legend.h"
 #include "session/methods.h"
-#include "session/studio_session.h"
 
 namespace once::studio {
 
 BudgetLatencyChart::BudgetLatencyChart(QWidget* parent)
     : ChartWidget(tr("Budget vs latency"), parent), plot_(new QCustomPlot(this)) {
     plot_->setMinimumHeight(220);
+    // Under the axes and only with entries: no empty legend box before a sweep (issue 16).
+    placeLegendBelow(plot_);
     measure_ = new QPushButton(tr("&Measure Sweep"), this);
     measure_->setToolTip(tr("Re-compress this video at budgets 1, 2, 4, … K and time each stage"));
     connect(measure_, &QPushButton::clicked, this, &BudgetLatencyChart::measureRequested);
@@ -28,6 +30,7 @@ BudgetLatencyChart::BudgetLatencyChart(QWidget* parent)
 
 void BudgetLatencyChart::setSweep(const std::optional<BudgetSweep>& sweep, int layoutTokens) {
     sweep_ = sweep;
+    cancelled_ = false;
     layoutTokens_ = layoutTokens;
     replot();
 }
@@ -44,13 +47,46 @@ void BudgetLatencyChart::setPromptTokens(int tokens) {
 }
 
 void BudgetLatencyChart::setCanMeasure(bool can) {
-    measure_->setEnabled(can);
+    canMeasure_ = can;
+    measure_->setEnabled(canMeasure_ && !measuring_);
+}
+
+void BudgetLatencyChart::setMeasuring(bool measuring) {
+    if (measuring == measuring_) {
+        return;
+    }
+    measuring_ = measuring;
+    if (measuring) {
+        cancelled_ = false;
+    }
+    measure_->setText(measuring ? tr("Measuring…") : tr("&Measure Sweep"));
+    setCanMeasure(canMeasure_);
+    replot();
+}
+
+void BudgetLatencyChart::showCancelled() {
+    cancelled_ = true;
+    replot();
+}
+
+void BudgetLatencyChart::showNote(const QString& note) {
+    QString text = note;
+    if (measuring_) {
+        text = tr("Measuring the sweep: the status bar shows its progress and can cancel it.") +
+               QLatin1Char(' ') + text;
+    } else if (cancelled_) {
+        text = (sweep_ && !sweep_->points.empty()
+                    ? tr("The new sweep was cancelled: the chart still shows the previous one.")
+                    : tr("The sweep was cancelled before it finished: nothing was measured.")) +
+               QLatin1Char(' ') + text;
+    }
+    note_ = text;
+    setNote(text);
 }
 
 void BudgetLatencyChart::replot() {
     plot_->clearPlottables();
     plot_->clearItems();
-    plot_->legend->setVisible(true);
     plot_->legend->setFont(font());
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
@@ -60,8 +96,9 @@ void BudgetLatencyChart::replot() {
     plot_->yAxis2->setLabel(tr("Prefill TFLOPs (%1)").arg(QString::fromStdString(llm_.name)));
     if (!sweep_ || sweep_->points.empty()) {
         plot_->xAxis->setRange(1, 1024);
+        updateLegendVisibility(plot_);
         plot_->replot();
-        setNote(tr("Press Measure Sweep to time re-compression over budgets."));
+        showNote(tr("Press Measure Sweep to time re-compression over budgets."));
         return;
     }
     const auto& points = sweep_->points;
@@ -132,6 +169,7 @@ void BudgetLatencyChart::replot() {
     plot_->xAxis->setRange(x0, x1);
     plot_->yAxis->setRange(0, top * 1.15);
     plot_->yAxis2->setRange(0, std::max(denseFlops, flops.back()) * 1.1);
+    updateLegendVisibility(plot_);
     plot_->replot();
     QString note = tr("Median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens "
                       "besides the visual ones.")
@@ -142,7 +180,7 @@ void BudgetLatencyChart::replot() {
                                       "and end-to-end times are not measured.")
                                        .arg(QString::fromStdString(llm_.name));
     }
-    setNote(note);
+    showNote(note);
 }
 
 bool BudgetLatencyChart::exportImage(const QString& path, QString* error) {

@@ -24,8 +24,18 @@ class BudgetLatencyChart : public ChartWidget {
     void setLlm(const once::LlmShape& dims, bool fromModel);
     /// Text tokens of the prompt around the video (system turn, question).
     void setPromptTokens(int tokens);
-    /// Enables the "Measure" button (a video and a codebook are loaded, nothing running).
+    /// Enables the "Measure" button (the method is ready for the video on screen).
     void setCanMeasure(bool can);
+    /// A sweep is running: the button is off and says so (progress and Cancel are in the status
+    /// bar).
+    void setMeasuring(bool measuring);
+    bool isMeasuring() const { return measuring_; }
+    /// The running sweep was cancelled: the chart keeps the previous sweep (or stays empty) and
+    /// its note says the new one was cancelled.
+    void showCancelled();
+    QPushButton* measureButton() const { return measure_; }
+    /// The line under the plot.
+    QString note() const { return note_; }
 
     bool exportImage(const QString& path, QString* error = nullptr) override;
     CsvTable table() const override;
@@ -36,10 +46,13 @@ class BudgetLatencyChart : public ChartWidget {
 
   private:
     void replot();
+    void showNote(const QString& note);
 
     QCustomPlot* plot_;
     QPushButton* measure_;
     std::optional<BudgetSweep> sweep_;
+    bool canMeasure_ = false, measuring_ = false, cancelled_ = false;
+    QString note_;
     int layoutTokens_ = 0;
     int promptTokens_ = 32;
     once::LlmShape llm_ = once::LlmShape::qwen2_7b();

@@ -54,6 +54,10 @@ ChartsPanel::ChartsPanel(StudioSession* session, QWidget* parent)
     connect(session_, &StudioSession::modelChanged, this, &ChartsPanel::onModel);
     connect(session_, &StudioSession::methodChanged, this, &ChartsPanel::updateMeasurable);
     connect(session_, &StudioSession::busyChanged, this, &ChartsPanel::updateMeasurable);
+    // A sweep shows its progress and Cancel in the status bar; the chart's button is off while
+    // it runs and a cancelled one is said so, the previous sweep kept (issue 16).
+    connect(session_, &StudioSession::sweepingChanged, latency_, &BudgetLatencyChart::setMeasuring);
+    connect(session_, &StudioSession::sweepCancelled, latency_, &BudgetLatencyChart::showCancelled);
     connect(latency_, &BudgetLatencyChart::measureRequested, session_,
             &StudioSession::runBudgetSweep);
     connect(radar_, &TaskRadarChart::openRequested, this, &ChartsPanel::openEvaluationResults);

@@ -143,8 +143,15 @@ void FrameOverlayView::paintEvent(QPaintEvent*) {
                                                : overlay_->emptyText());
     }
     const int selected = overlay_->selectedGroup();
-    const int members = selected >= 0 ? overlay_->membersInFrame(selected, t) : 0;
-    if (selected >= 0 && overlay_->codewordOfGroup(selected) >= 0) {
+    const int members = overlay_->selectedMembersInFrame(t);
+    if (overlay_->highlightsCodeword()) {
+        header += QStringLiteral(" · ") +
+                  (overlay_->hasAssignment()
+                       ? tr("codeword %1: %n assigned patch(es) in this frame", "", members)
+                             .arg(overlay_->selectedCodeword())
+                       : tr("codeword %1: its patches show with the ONCE method")
+                             .arg(overlay_->selectedCodeword()));
+    } else if (selected >= 0 && overlay_->codewordOfGroup(selected) >= 0) {
         header += QStringLiteral(" · ") +
                   tr("group #%1 (codeword %2): %n patch(es) in this frame", "", members)
                       .arg(selected + 1)
@@ -345,6 +352,13 @@ QMenu* FrameOverlayView::createContextMenu(const QPoint& pos) {
     QAction* clear = menu->addAction(tr("C&lear Selection"), this,
                                      [this] { overlay_->setSelectedCodeword(-1); });
     clear->setEnabled(overlay_->selectedCodeword() >= 0);
+    // The group's codeword in the codebook explorer (ONCE only: peers have no codewords).
+    const std::int64_t codeword = info.valid && info.hasCodeword ? info.codeword : -1;
+    QAction* show =
+        menu->addAction(codeword >= 0 ? tr("Show Codeword %1 in the &Codebook View").arg(codeword)
+                                      : tr("Show Codeword in the &Codebook View"),
+                        this, [this, codeword] { emit codewordRequested(codeword); });
+    show->setEnabled(codeword >= 0);
     menu->addSeparator();
     const QPointF anchor = pos;
     menu->addAction(tr("Zoom &In"), this, [this, anchor] { zoomBy(kWheelStep, anchor); })

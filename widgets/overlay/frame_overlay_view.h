@@ -55,6 +55,8 @@ class FrameOverlayView : public QWidget {
     /// The patch under the mouse (info.valid false when none); sent again when what is under a
     /// still mouse changes (another frame, budget or method).
     void patchHovered(const once::studio::PatchInfo& info);
+    /// "Show Codeword in the Codebook View" was chosen in the context menu.
+    void codewordRequested(std::int64_t codeword);
 
   protected:
     void paintEvent(QPaintEvent* event) override;

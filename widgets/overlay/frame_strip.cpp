@@ -80,7 +80,7 @@ void FrameStrip::resizeEvent(QResizeEvent* event) {
 void FrameStrip::paintEvent(QPaintEvent*) {
     QPainter painter(viewport());
     painter.fillRect(viewport()->rect(), palette().color(QPalette::Base));
-    const int selected = overlay_->selectedGroup();
+    const bool selection = overlay_->hasSelection();
     OverlayPaintOptions options;
     options.outlines = false;  // thumbnails: borders would only add noise
     for (int t = 0; t < overlay_->frameCount(); ++t) {
@@ -93,8 +93,8 @@ void FrameStrip::paintEvent(QPaintEvent*) {
             painter.setPen(QPen(palette().color(QPalette::Highlight), 3));
             painter.drawRect(r.adjusted(-2, -2, 1, 1));
         }
-        if (selected >= 0) {
-            const int members = overlay_->membersInFrame(selected, t);
+        if (selection) {
+            const int members = overlay_->selectedMembersInFrame(t);
             const QString badge = QString::number(members);
             const QRect b(r.left() + 2, r.top() + 2, 8 + 7 * badge.size(), 16);
             painter.fillRect(b, members > 0 ? QColor(255, 230, 0) : QColor(80, 80, 80));

@@ -33,6 +33,7 @@ void GroupOverlay::setResult(std::shared_ptr<const once::CompressionResult> resu
     sizeOfGroup_.clear();
     keyOfGroup_.clear();
     nearestOfToken_.clear();
+    nearestAll_.clear();
     hasCodewords_ = false;
     dropped_ = 0;
     const std::int64_t n = static_cast<std::int64_t>(frames_) * patchesPerFrame();
@@ -71,10 +72,13 @@ void GroupOverlay::setResult(std::shared_ptr<const once::CompressionResult> resu
         for (int v : groupOfToken_) {
             dropped_ += v < 0 ? 1 : 0;
         }
-        if (dropped_ > 0 && assignment && assignment->topIds.defined() &&
+        if (assignment && assignment->topIds.defined() && assignment->topIds.dim() == 2 &&
             assignment->topIds.size(0) == n) {
-            const at::Tensor top = assignment->topIds.select(1, 0).to(at::kLong).contiguous();
-            nearestOfToken_.assign(top.data_ptr<std::int64_t>(), top.data_ptr<std::int64_t>() + n);
+            const at::Tensor top = assignment->topIds.select(1, 0).to(at::kInt).contiguous();
+            nearestAll_.assign(top.data_ptr<std::int32_t>(), top.data_ptr<std::int32_t>() + n);
+            if (dropped_ > 0) {
+                nearestOfToken_.assign(nearestAll_.begin(), nearestAll_.end());
+            }
         }
     }
     rebuildGroupColours();
@@ -211,11 +215,64 @@ int GroupOverlay::selectedGroup() const {
 }
 
 void GroupOverlay::setSelectedCodeword(std::int64_t key) {
+    const bool wasHighlight = highlight_;
+    highlight_ = false;
     if (key != selectedCodeword_) {
         selectedCodeword_ = key;
         emit selectionChanged(key);
         emit changed();
+    } else if (wasHighlight) {
+        emit changed();  // the same codeword, now as its output group
     }
+}
+
+void GroupOverlay::highlightCodeword(std::int64_t codeword) {
+    codeword = std::max<std::int64_t>(codeword, -1);
+    const bool wasHighlight = highlight_;
+    highlight_ = codeword >= 0;
+    if (codeword != selectedCodeword_) {
+        selectedCodeword_ = codeword;
+        emit selectionChanged(codeword);
+        emit changed();
+    } else if (wasHighlight != highlight_) {
+        emit changed();
+    }
+}
+
+bool GroupOverlay::hasSelection() const {
+    if (selectedCodeword_ < 0 || !hasResult()) {
+        return false;
+    }
+    return highlight_ ? hasAssignment() : selectedGroup() >= 0;
+}
+
+bool GroupOverlay::isSelectedToken(int token) const {
+    if (token < 0 || token >= static_cast<int>(groupOfToken_.size()) || selectedCodeword_ < 0) {
+        return false;
+    }
+    if (highlight_) {
+        return token < static_cast<int>(nearestAll_.size()) &&
+               nearestAll_[token] == selectedCodeword_;
+    }
+    const int g = selectedGroup();
+    return g >= 0 && groupOfToken_[token] == g;
+}
+
+int GroupOverlay::selectedMembersInFrame(int t) const {
+    if (!hasSelection() || t < 0 || t >= frames_) {
+        return 0;
+    }
+    if (!highlight_) {
+        return membersInFrame(selectedGroup(), t);
+    }
+    const int p = patchesPerFrame();
+    return static_cast<int>(std::count(nearestAll_.begin() + t * p,
+                                       nearestAll_.begin() + (t + 1) * p,
+                                       static_cast<std::int32_t>(selectedCodeword_)));
+}
+
+std::int64_t GroupOverlay::nearestCodeword(int token) const {
+    return token >= 0 && token < static_cast<int>(nearestAll_.size()) ? nearestAll_[token] : -1;
 }
 
 void GroupOverlay::setEmptyText(const QString& text) {
@@ -228,7 +285,7 @@ void GroupOverlay::setEmptyText(const QString& text) {
 void GroupOverlay::toggleSelectionAt(int frame, int patch) {
     const PatchInfo info = patchInfo(frame, patch);
     const std::int64_t key = info.valid && !info.dropped ? keyOfGroup_[info.rank] : -1;
-    if (key < 0 || key == selectedCodeword_) {
+    if (key < 0 || (key == selectedCodeword_ && !highlight_)) {
         setSelectedCodeword(-1);
     } else {
         setSelectedCodeword(key);

@@ -99,8 +99,29 @@ class GroupOverlay : public QObject {
     int selectedGroup() const;
     void setSelectedCodeword(std::int64_t key);
     /// Selects the group of the patch (or clears the selection when it is already selected or
-    /// the token was dropped).
+    /// the token was dropped). A highlighted codeword gives way to the clicked group.
     void toggleSelectionAt(int frame, int patch);
+
+    /// The codebook explorer's selection: highlights in every frame exactly the patches
+    /// assigned to `codeword` (k̂ = codeword, step 1 of ONCE: the codeword's usage in this
+    /// video), whatever the budget — also a codeword that is not among the budget's selected
+    /// ones. −1 clears. Emits selectionChanged(codeword). Needs the assignment (ONCE): without
+    /// one nothing is highlighted.
+    void highlightCodeword(std::int64_t codeword);
+    /// True while the selection is a highlighted codeword rather than an output group.
+    bool highlightsCodeword() const { return highlight_ && selectedCodeword_ >= 0; }
+    /// Whether anything is selected that can be drawn (a group of the result, or a highlighted
+    /// codeword with an assignment).
+    bool hasSelection() const;
+    /// Whether the token belongs to the selection (the selected group, or the highlighted
+    /// codeword's assigned patches).
+    bool isSelectedToken(int token) const;
+    /// Selected tokens in frame `t` (the strip's badge, the frame view's caption).
+    int selectedMembersInFrame(int t) const;
+    /// k̂ of a token (its nearest codeword), −1 without an assignment.
+    std::int64_t nearestCodeword(int token) const;
+    /// Whether k̂ of every token is known (the result came with its assignment).
+    bool hasAssignment() const { return !nearestAll_.empty(); }
 
     int currentFrame() const { return currentFrame_; }
     void setCurrentFrame(int t);
@@ -124,6 +145,8 @@ class GroupOverlay : public QObject {
     bool hasCodewords_ = false;
     QString emptyText_;
     std::vector<std::int64_t> nearestOfToken_;  // k̂ of dropped tokens, −1 otherwise
+    std::vector<std::int32_t> nearestAll_;      // k̂ of every token (ONCE), empty otherwise
+    bool highlight_ = false;                    // selection = a codeword's assigned patches
     std::vector<QColor> groupColour_, groupMean_;
     int dropped_ = 0;
     double opacity_ = 0.55;

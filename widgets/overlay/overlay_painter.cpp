@@ -57,8 +57,9 @@ void paintFrameOverlay(QPainter& painter, const QRectF& target, const GroupOverl
         return QRectF(x0, y0, x1 - x0, y1 - y0);
     };
     const int base = frame * p;
-    const int selected = overlay.selectedGroup();
-    const bool dim = options.dimUnselected && selected >= 0;
+    // The selection: an output group, or the codebook explorer's codeword (its assigned patches).
+    const bool selection = overlay.hasSelection();
+    const bool dim = options.dimUnselected && selection;
     const double alpha = overlay.opacity();
 
     painter.setPen(Qt::NoPen);
@@ -73,7 +74,7 @@ void paintFrameOverlay(QPainter& painter, const QRectF& target, const GroupOverl
                 // Dropped tokens (no-reassign) are hatched so they never read as a group.
                 painter.fillRect(rect, QBrush(QColor(235, 235, 235, 200), Qt::DiagCrossPattern));
             }
-            if (dim && overlay.groupOfToken(token) != selected) {
+            if (dim && !overlay.isSelectedToken(token)) {
                 painter.fillRect(rect, QColor(0, 0, 0, 110));
             }
         }
@@ -97,12 +98,14 @@ void paintFrameOverlay(QPainter& painter, const QRectF& target, const GroupOverl
                     borders << QLineF(rect.bottomLeft(), rect.bottomRight());
                 }
             }
-            if (selected >= 0) {
-                const bool in = g == selected;
-                if (in != (right == selected) && (in || right != -2)) {
+            if (selection) {
+                // Edges between a selected and an unselected patch, and the frame's edges of a
+                // selected one.
+                const bool in = overlay.isSelectedToken(token);
+                if (right == -2 ? in : in != overlay.isSelectedToken(token + 1)) {
                     selectedBorders << QLineF(rect.topRight(), rect.bottomRight());
                 }
-                if (in != (below == selected) && (in || below != -2)) {
+                if (below == -2 ? in : in != overlay.isSelectedToken(token + gw)) {
                     selectedBorders << QLineF(rect.bottomLeft(), rect.bottomRight());
                 }
                 if (in && c == 0) {

@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "pipeline/session.h"
+#include "session/pipeline_settings.h"
+#include "util/dtype_choice.h"
+#include "util/error.h"
 
 namespace once::studio {
 
@@ -80,7 +83,8 @@ QString formatFlops(double flops) {
 }
 
 QList<StatisticRow> answerStatistics(const once::AskReport* dense,
-                                     const once::AskReport* compressed) {
+                                     const once::AskReport* compressed,
+                                     const PipelineSettings* settings) {
     QList<StatisticRow> rows;
     auto add = [&](const QString& name, const QString& tooltip,
                    const std::function<QString(const once::AskReport&)>& f) {
@@ -147,6 +151,24 @@ QList<StatisticRow> answerStatistics(const once::AskReport* dense,
         AnswerStatistics::tr("Floating-point operations of the prefill over the LLM input length "
                              "(2 per multiply-add, all layers)"),
         [](const once::AskReport& r) { return formatFlops(r.prefillFlops); });
+    if (settings) {
+        // The settings come from a file the user may have edited: an unknown name is shown,
+        // with the error, rather than thrown (the pipeline refuses it when it loads).
+        QString resolved = settings->dtype, reason;
+        try {
+            const once::DtypeChoice c = once::chooseComputeDtype(settings->dtype.toStdString(),
+                                                                 settings->device.toStdString());
+            resolved = QString::fromStdString(c.resolved);
+            reason = QString::fromStdString(c.reason);
+        } catch (const once::OnceError& e) {
+            reason = QString::fromUtf8(e.what());
+        }
+        add(AnswerStatistics::tr("Compute dtype"),
+            AnswerStatistics::tr("The precision the vision encoder and the language model "
+                                 "compute in (%1)")
+                .arg(reason),
+            [resolved](const once::AskReport&) { return resolved; });
+    }
     return rows;
 }
 

@@ -11,6 +11,8 @@ struct AskReport;
 
 namespace once::studio {
 
+struct PipelineSettings;
+
 struct StatisticRow {
     QString name;     ///< the row's label ("prefill time", "Total time", …)
     QString tooltip;  ///< what the row means
@@ -20,8 +22,12 @@ struct StatisticRow {
 /// Rows for two reports (either may be null: its column stays empty). A stage a column did not
 /// run (Dense compresses nothing) shows "—"; Total sums only the stages run for this question
 /// (cached stages were paid by an earlier question). Without reports: the rows with empty cells.
+/// With `settings`, a last row "Compute dtype" shows the dtype the models compute in
+/// (once::chooseComputeDtype of the settings' dtype and device, "auto" resolved) in each column
+/// that has a report, and why it was chosen in its tooltip.
 QList<StatisticRow> answerStatistics(const once::AskReport* dense,
-                                     const once::AskReport* compressed);
+                                     const once::AskReport* compressed,
+                                     const PipelineSettings* settings = nullptr);
 
 /// FLOPs in the largest unit that keeps a leading digit: "845 MFLOPs", "1.27 GFLOPs",
 /// "3.42 TFLOPs" (a small model's prefill is far below one TFLOP: "0.0000 TFLOPs" said nothing).

@@ -396,7 +396,8 @@ void QuestionPanel::showReports(const once::AskReport* dense, const once::AskRep
 
 void QuestionPanel::fillStatistics(const once::AskReport* dense,
                                    const once::AskReport* compressed) {
-    const QList<StatisticRow> rows = answerStatistics(dense, compressed);
+    const QList<StatisticRow> rows =
+        answerStatistics(dense, compressed, &session_->pipelineSettings());
     stats_->setRowCount(static_cast<int>(rows.size()));
     for (int i = 0; i < rows.size(); ++i) {
         auto* header = new QTableWidgetItem(rows[i].name);

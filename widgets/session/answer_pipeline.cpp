@@ -1,6 +1,7 @@
 #include "session/answer_pipeline.h"
 
 #include "codebook/codebook.h"
+#include "models/backbone.h"
 #include "pipeline/session.h"
 
 namespace once::studio {
@@ -20,7 +21,11 @@ AnswerPipeline::Lease AnswerPipeline::acquire(const PipelineKey& key, const Pipe
         o.modelDir = key.modelDir.toStdString();
         o.device = key.settings.device.toStdString();  // "auto" resolves in core (util/device.h)
         o.dtype = key.settings.dtype.toStdString();
-        o.sampling = key.settings.sampling.toStdString();
+        // A sampling left at the studio backbone's default is the model's backbone's default
+        // (empty: the session resolves it; fps:2:4:256 for Qwen3.5), a chosen one is kept.
+        const std::string sampling = key.settings.sampling.toStdString();
+        o.sampling =
+            sampling == once::defaultSampling(key.settings.backbone.toStdString()) ? "" : sampling;
         o.poolStride = key.settings.poolStride;
         session_ = std::make_unique<once::Session>(o);
         key_ = key;

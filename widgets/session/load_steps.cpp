@@ -112,8 +112,11 @@ VideoData loadFeatureVideo(const QString& path, const PipelineSettings& s,
             const auto rule = once::SamplingRule::parse(
                 file.sampling.empty() ? s.sampling.toStdString() : file.sampling);
             const auto frames = once::readFrames(sourceVideo.toStdString(), rule, &progress);
-            if (frames.rgb.size(0) == v.numFrames()) {
-                attachFrames(v, frames.rgb);
+            // One frame per feature frame, or Qwen3.5's temporal pairs (attachFrames folds them).
+            attachFrames(v, frames.rgb);
+            if (v.frames.size() != v.numFrames()) {
+                v.frames.clear();
+                v.patchColours.clear();
             }
         } catch (const once::OnceError&) {
             // Features alone are enough: draw on a neutral background.

@@ -50,22 +50,53 @@ bool hasVariants(const QString& method) {
     return known(method) && once::compressorInfo(method.toStdString()).hasVariants;
 }
 
-QString budgetRule(const QString& method, std::int64_t frames, std::int64_t patches,
-                   std::int64_t codebookSize) {
+once::BudgetShape budgetShape(const once::EncodedVideo& video, std::int64_t codebookSize) {
+    once::BudgetShape shape;
+    if (!video.empty()) {
+        shape.frames = video.numFrames();
+        shape.patches = video.patchesPerFrame();
+        shape.gridH = video.gridH;
+        shape.gridW = video.gridW;
+    }
+    shape.codebookSize = codebookSize;
+    return shape;
+}
+
+once::BudgetRange budgetRange(const QString& method, const once::BudgetShape& shape) {
     if (!known(method)) {
+        return once::BudgetRange{1, std::max<std::int64_t>(1, shape.tokens()), {}};
+    }
+    return once::budgetRange(method.toStdString(), shape);
+}
+
+QString budgetRule(const QString& method, const once::BudgetShape& shape) {
+    if (!known(method) || shape.tokens() <= 0) {
         return {};
     }
-    once::BudgetShape shape;
-    shape.frames = frames;
-    shape.patches = patches;
-    shape.codebookSize = codebookSize;
-    const once::BudgetRange r = once::budgetRange(method.toStdString(), shape);
-    const QString rule = r.rule.empty() ? QCoreApplication::translate(kContext, "at most B tokens")
-                                        : QString::fromStdString(r.rule);
-    return QCoreApplication::translate(kContext, "%1: %2. Budgets %3 to %4 change the output.")
-        .arg(title(method), rule)
-        .arg(r.min)
-        .arg(r.max);
+    const once::BudgetRange r = budgetRange(method, shape);
+    // The rule itself is the engine's sentence (English, as the command line prints it).
+    const QString rule =
+        r.rule.empty() ? QCoreApplication::translate("once::studio::methods", "at most B tokens")
+                       : QString::fromStdString(r.rule);
+    QString range;
+    if (r.min == r.max) {
+        range = QCoreApplication::translate("once::studio::methods",
+                                            "Every budget from %1 up gives the same output.")
+                    .arg(r.min);
+    } else if (r.min > 1) {
+        range = QCoreApplication::translate(
+                    "once::studio::methods",
+                    "Budgets %1–%2 change the output; below %1 it would keep no token.")
+                    .arg(r.min)
+                    .arg(r.max);
+    } else {
+        range =
+            QCoreApplication::translate("once::studio::methods", "Budgets %1–%2 change the output.")
+                .arg(r.min)
+                .arg(r.max);
+    }
+    return QCoreApplication::translate("once::studio::methods", "%1: %2. %3")
+        .arg(title(method), rule, range);
 }
 
 }  // namespace once::studio::methods

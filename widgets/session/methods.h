@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "compress/token_compressor.h"
+
 namespace once::studio::methods {
 
 /// The registry's methods in registry order, those with variants (ONCE) first.
@@ -17,9 +19,13 @@ QString title(const QString& method);
 bool needsCodebook(const QString& method);
 /// Whether the method takes ONCE's ablation variants.
 bool hasVariants(const QString& method);
-/// One line on what the method does with a budget on a T × P video (K codewords when it needs
-/// a codebook), and its valid range, for the slider's tooltip and the panel.
-QString budgetRule(const QString& method, std::int64_t frames, std::int64_t patches,
-                   std::int64_t codebookSize);
+/// What a method's budget rule depends on: the video's T, P and grid, and K (0: no codebook).
+once::BudgetShape budgetShape(const once::EncodedVideo& video, std::int64_t codebookSize);
+/// The budgets the method honours on a video of `shape` (core's budgetRange; 1 … N for a name
+/// the registry does not know).
+once::BudgetRange budgetRange(const QString& method, const once::BudgetShape& shape);
+/// What the method does with a budget and its valid range, for the slider's tooltip and the
+/// budget panel ("ToMe: at most B tokens. Budgets 1–144 change the output.").
+QString budgetRule(const QString& method, const once::BudgetShape& shape);
 
 }  // namespace once::studio::methods

@@ -4,8 +4,7 @@
 #include <QFileInfo>
 #include <nlohmann/json.hpp>
 
-#include "models/hf_checkpoint.h"
-#include "models/qwen2_config.h"
+#include "models/backbone.h"
 #include "util/error.h"
 #include "util/json_file.h"
 
@@ -36,15 +35,12 @@ ModelFolder ModelFolder::inspect(const QString& path) {
     if (!QFileInfo(dir.filePath(QStringLiteral("tokenizer.json"))).isFile()) {
         once::fail("model folder has no tokenizer", folder, "tokenizer.json", "present", "missing");
     }
-    const once::HfCheckpoint checkpoint = once::HfCheckpoint::open(folder);  // weights, shards
-    const auto text = config.find("text_config");
-    const std::string textType = text != config.end() && text->is_object() &&
-                                         text->contains("model_type") &&
-                                         (*text)["model_type"].is_string()
-                                     ? (*text)["model_type"].get<std::string>()
-                                     : m.modelType.toStdString();
-    m.llm =
-        once::LlmShape::of(once::Qwen2Config::fromJson(checkpoint.config(), configPath), textType);
+    // Weights and shards checked, the backbone detected (its model_type named otherwise), the
+    // language model's sizes read.
+    const once::ModelFolderInfo folderInfo = once::inspectModelFolder(folder);
+    m.backbone = QString::fromStdString(folderInfo.backbone);
+    m.samplingDefault = QString::fromStdString(once::defaultSampling(folderInfo.backbone));
+    m.llm = folderInfo.llm;
     return m;
 }
 

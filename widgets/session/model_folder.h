@@ -2,7 +2,8 @@
 // A Hugging Face model folder as the studio checks it before handing it to the pipeline: the
 // files a backbone needs are present and readable, so a bad folder is a dialog naming the
 // problem rather than a failure halfway through loading weights. Read with core's parsers
-// (util/json_file.h, models/hf_checkpoint.h, models/qwen2_config.h): one reader per file kind.
+// (util/json_file.h and the backbone registry, models/backbone.h: the weights checked, which
+// backbone the folder is and its language model's sizes): one reader per file kind.
 #include <QString>
 
 #include "models/prefill_flops.h"
@@ -11,12 +12,18 @@ namespace once::studio {
 
 struct ModelFolder {
     QString path;
-    QString modelType;   ///< config.json "model_type"
-    once::LlmShape llm;  ///< the language model's sizes (text_config or top level)
+    QString modelType;  ///< config.json "model_type"
+    /// The registered backbone the folder is (models/backbone.h: "llava-onevision", "qwen3.5"),
+    /// which is also the name of its visual encoder: videos opened with this model should be
+    /// encoded by it, sampled by defaultSampling (samplingDefault below).
+    QString backbone;
+    QString samplingDefault;  ///< the backbone's frame sampling (the paper's)
+    once::LlmShape llm;       ///< the language model's sizes (text_config or top level)
 
     /// Throws once::OnceError naming the folder, the file and what is wrong: missing or
-    /// invalid config.json, no model_type, no tokenizer.json, missing or malformed weights
-    /// (shards listed in the index included), a decoder configuration that cannot be loaded.
+    /// invalid config.json, no model_type, a model type of no registered backbone, no
+    /// tokenizer.json, missing or malformed weights (shards listed in the index included), a
+    /// language-model configuration that cannot be loaded.
     static ModelFolder inspect(const QString& path);
 };
 

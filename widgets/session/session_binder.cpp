@@ -1,6 +1,7 @@
 #include "session/session_binder.h"
 
 #include "budget/budget_panel.h"
+#include "codebook/codebook.h"
 #include "overlay/group_overlay.h"
 #include "session/methods.h"
 #include "session/studio_session.h"
@@ -14,6 +15,9 @@ SessionBinder::SessionBinder(StudioSession* session, GroupOverlay* overlay, Budg
     connect(session_, &StudioSession::codebookChanged, this, &SessionBinder::onCodebook);
     connect(session_, &StudioSession::resultChanged, this, &SessionBinder::onResult);
     connect(session_, &StudioSession::methodChanged, this, &SessionBinder::onInputs);
+    connect(session_, &StudioSession::optionsChanged, this, &SessionBinder::onOptions);
+    connect(session_, &StudioSession::busyChanged, this, &SessionBinder::onWork);
+    connect(session_, &StudioSession::compressingChanged, this, &SessionBinder::onWork);
     connect(budget_, &BudgetPanel::budgetChanged, session_, &StudioSession::setBudget);
     connect(budget_, &BudgetPanel::variantChanged, session_, &StudioSession::setVariant);
     connect(budget_, &BudgetPanel::methodChanged, session_, &StudioSession::setMethod);
@@ -35,9 +39,21 @@ void SessionBinder::onCodebook() {
 void SessionBinder::onInputs() {
     budget_->setMethod(session_->method());
     budget_->setInputs(!session_->video().isEmpty(), session_->codebook() != nullptr);
-    budget_->setMaximumBudget(session_->maxBudget());
+    // The slider starts at the method's smallest useful budget and the panel says what the
+    // method does with B (issue 16: peers below their minimum gave 0 tokens silently).
+    const auto codebook = session_->codebook();
+    const once::BudgetShape shape =
+        methods::budgetShape(session_->video(), codebook ? codebook->size() : 0);
+    const std::int64_t most = session_->maxBudget();
+    budget_->setBudgetRange(most > 0 ? session_->budgetRange().min : 1, most,
+                            methods::budgetRule(session_->method(), shape));
     budget_->setBudget(session_->budget());
     onResult();
+}
+
+void SessionBinder::onOptions() {
+    budget_->setBudget(session_->budget());
+    budget_->setVariant(session_->variant());
 }
 
 void SessionBinder::onResult() {
@@ -45,15 +61,27 @@ void SessionBinder::onResult() {
     // The assignment names the nearest codeword of ONCE's dropped tokens; peers have none.
     const bool codebookMethod = methods::needsCodebook(session_->method());
     overlay_->setResult(result, codebookMethod ? session_->assignment() : nullptr);
-    const bool needsCodebook = codebookMethod && !session_->codebook();
-    overlay_->setEmptyText(
-        result || needsCodebook || session_->video().isEmpty()
-            ? QString()
-            : tr("computing the %1 groups…").arg(methods::title(session_->method())));
     budget_->showResult(result.get(), session_->llmVisualTokens());
     if (result) {
         budget_->setBudget(session_->budget());
     }
+    onWork();
+}
+
+void SessionBinder::onWork() {
+    budget_->setComputing(session_->isCompressing());
+    const bool needsCodebook = methods::needsCodebook(session_->method()) && !session_->codebook();
+    QString text;
+    if (!session_->result() && !needsCodebook && !session_->video().isEmpty()) {
+        const QString title = methods::title(session_->method());
+        // Without work under way nothing more will come: say so instead of "computing" forever.
+        text = session_->isBusy()
+                   ? tr("computing the %1 groups…").arg(title)
+                   : tr("no %1 groups: the computation was cancelled or failed (move the budget "
+                        "to try again)")
+                         .arg(title);
+    }
+    overlay_->setEmptyText(text);
 }
 
 }  // namespace once::studio

@@ -1,7 +1,7 @@
 #pragma once
 // Keeps the overlay model and the budget panel in step with a StudioSession, in both directions:
-// new video/codebook/method/result → views; method/slider/variant → session (which prepares the
-// method once per video and re-compresses).
+// new video/codebook/method/budget/result and running work → views; method/slider/variant →
+// session (whose compression controller prepares the method once per video and re-compresses).
 #include <QObject>
 
 namespace once::studio {
@@ -21,6 +21,10 @@ class SessionBinder : public QObject {
     void onCodebook();
     void onInputs();
     void onResult();
+    /// The budget and variant set elsewhere (menu, demo, clamping) reach the controls.
+    void onOptions();
+    /// Read-outs marked while a compression runs; the overlay says why it is empty.
+    void onWork();
 
     StudioSession* session_;
     GroupOverlay* overlay_;

@@ -1,27 +1,26 @@
 #pragma once
-// The document of ONCE Studio: one video (features, frames), one codebook, the cached assignment
-// and the current compression, plus an optional model folder. Every load runs on a worker
-// thread (BackgroundTask); results replace the state on the GUI thread and are announced by
-// signals. The budget and variant re-compress from the cached assignment on a second worker,
-// coalescing slider moves so the newest setting always wins.
+// The document of ONCE Studio (the Okular/Kdenlive pattern): one video (features, frames), one
+// codebook, the cached assignment, the current compression and its settings (method, budget,
+// variant), an optional model folder and the last budget sweep. It keeps that state, installs
+// what the workers deliver and announces every change by a signal; it runs no work itself.
 //
-// The compression method is ONCE (needs a codebook) or any peer baseline of the registry
-// (compress/token_compressor.h; works on the video alone). A peer is prepared once per video on
-// the load worker and kept per method, so switching methods back and forth prepares nothing
-// twice; the slider then re-compresses from the prepared state like ONCE's cached assignment.
+// Two workers do the work, each with its own BackgroundTask, and talk to the document one way:
+// they read its state when a job starts and hand their results to its install methods.
+//  - VideoLoader (session/video_loader.h): the load queue and the five loaders (video, feature
+//    file, codebook, model folder, demo), the first assignment, and the encoder kept between
+//    loads.
+//  - CompressionController (session/compression_controller.h): budget, variant and method,
+//    coalesced re-compression, the peers prepared once per video, and the budget sweep.
+// The request methods below forward to them, so the views need only the document.
 #include <QObject>
 #include <QString>
-#include <QStringList>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <set>
-#include <vector>
 
 #include "analysis/budget_sweep.h"
 #include "compress/assignment.h"
 #include "compress/compression.h"
+#include "compress/token_compressor.h"
 #include "io/file_kind.h"
 #include "session/answer_pipeline.h"
 #include "session/methods.h"
@@ -31,13 +30,13 @@
 
 namespace once {
 class Codebook;
-class TokenCompressor;
-class VisualEncoder;
-}  // namespace once
+}
 
 namespace once::studio {
 
 class BackgroundTask;
+class CompressionController;
+class VideoLoader;
 struct AssignOutcome;
 
 class StudioSession : public QObject {
@@ -50,7 +49,7 @@ class StudioSession : public QObject {
     explicit StudioSession(QObject* parent = nullptr);
     ~StudioSession() override;
 
-    // ---- loading (all asynchronous; errors arrive as errorOccurred) ----
+    // ---- loading (VideoLoader; asynchronous, errors arrive as errorOccurred) ----
     void openVideo(const QString& path);
     void openFeatureFile(const QString& path);
     void openCodebook(const QString& path);
@@ -63,39 +62,47 @@ class StudioSession : public QObject {
     /// In-memory inputs (tests, embedding): replaces the video / codebook and re-assigns.
     void setVideo(VideoData video);
     void setCodebook(std::shared_ptr<const once::Codebook> codebook);
-    /// Measures compression time over budgets 1…K (ONCE) or 1…N (a peer) for the current video
-    /// and method (sweepChanged).
-    void runBudgetSweep();
 
-    // ---- compression ----
+    // ---- compression (CompressionController) ----
+    /// Clamped to the method's range (budgetRange()).
     void setBudget(std::int64_t budget);
     void setVariant(once::Variant variant);
-    std::int64_t budget() const { return options_.budget; }
-    once::Variant variant() const { return options_.variant; }
     /// The compression method by registry name: "once" (the default) or a peer baseline. An
     /// unknown name is an error (errorOccurred) and changes nothing.
     void setMethod(const QString& method);
-    QString method() const { return method_; }
+    /// Measures compression time over the method's budgets for the current video (sweepChanged;
+    /// sweepCancelled when cancelled).
+    void runBudgetSweep();
     /// The largest budget of the current method: K for ONCE (0 without a codebook), N for a
     /// peer (0 without a video).
     std::int64_t maxBudget() const;
+    /// The current method's valid budgets on the current video, from core's registry.
+    once::BudgetRange budgetRange() const;
     /// Whether `method` can compress the current video without a new preparation (ONCE: the
     /// assignment is cached; a peer: prepared for this video).
     bool isPrepared(const QString& method) const;
     /// Preparations delivered so far: ONCE assignments and peer prepare() runs (tests check
     /// that switching methods re-uses them).
-    int preparationCount() const { return preparations_; }
+    int preparationCount() const;
 
     void setPipelineSettings(const PipelineSettings& settings);
     const PipelineSettings& pipelineSettings() const { return settings_; }
 
     // ---- state (GUI thread) ----
+    std::int64_t budget() const { return options_.budget; }
+    once::Variant variant() const { return options_.variant; }
+    const once::CompressOptions& compressOptions() const { return options_; }
+    QString method() const { return method_; }
     const VideoData& video() const { return video_; }
     std::shared_ptr<const once::Codebook> codebook() const { return codebook_; }
     std::shared_ptr<const once::Assignment> assignment() const { return assignment_; }
     std::shared_ptr<const once::CompressionResult> result() const { return result_; }
     const std::optional<ModelFolder>& model() const { return model_; }
     const std::optional<BudgetSweep>& sweep() const { return sweep_; }
+    /// Bumped by every new video: work started for an older one is stale.
+    std::uint64_t videoGeneration() const { return videoGeneration_; }
+    /// Bumped by every new assignment: a compression started from an older one is stale.
+    std::uint64_t assignmentGeneration() const { return assignmentGeneration_; }
     /// Tokens the LLM would get: M compressed plus the backbone's layout tokens (0 without a
     /// result).
     std::int64_t llmVisualTokens() const;
@@ -108,10 +115,39 @@ class StudioSession : public QObject {
     PipelineKey pipelineKey() const;
     PipelineInputs pipelineInputs() const;
 
-    /// The task that runs loads (progress and cancel for the status bar).
-    BackgroundTask* loadTask() const { return loadTask_; }
+    // ---- installs: what the workers deliver (GUI thread); each replaces state and signals ----
+    /// A new video with its first assignment (`outcome`); `codebook`, when given, replaces the
+    /// codebook with it (the demo), else `outcome.unloaded` says why the codebook went.
+    void installVideo(VideoData video, const AssignOutcome& outcome,
+                      std::shared_ptr<const once::Codebook> codebook = nullptr);
+    void installCodebook(std::shared_ptr<const once::Codebook> codebook,
+                         const AssignOutcome& outcome);
+    /// ONCE's assignment and, when it matches the settings, its first compression.
+    void installAssignment(std::shared_ptr<const once::Assignment> assignment,
+                           std::shared_ptr<const once::CompressionResult> result);
+    void installModel(const ModelFolder& model);
+    /// Method, budget and variant (a new method clears the result and the sweep).
+    void installSettings(const QString& method, const once::CompressOptions& options);
+    void installResult(std::shared_ptr<const once::CompressionResult> result);
+    void installSweep(const BudgetSweep& sweep);
+    /// A failure (errorOccurred) or something to know (notice) from a worker.
+    void report(const QString& title, const QString& message);
+    void inform(const QString& message);
+
+    // ---- workers ----
+    VideoLoader* loader() const { return loader_; }
+    CompressionController* compression() const { return compression_; }
+    /// The workers' tasks, for progress and cancel in the status bar: loads, re-compression
+    /// (and peer preparation), the budget sweep.
+    BackgroundTask* loadTask() const;
+    BackgroundTask* compressTask() const;
+    BackgroundTask* sweepTask() const;
     bool isBusy() const;
-    /// Cancels the running load and drops the queued ones.
+    /// A re-compression or a peer preparation is running or queued: the result on screen is
+    /// not yet the one for the current settings.
+    bool isCompressing() const;
+    bool isSweeping() const;
+    /// Cancels the running load, compression and sweep and drops the queued ones.
     void cancel();
     /// Cancels everything and waits for the workers (closing the window).
     void shutdown();
@@ -123,9 +159,17 @@ class StudioSession : public QObject {
     void resultChanged();
     /// The method changed (the result is cleared until the new method's arrives).
     void methodChanged();
+    /// The budget or the variant changed (the result follows when it is computed).
+    void optionsChanged();
     void modelChanged();
     void sweepChanged();
     void busyChanged(bool busy);
+    /// A re-compression or peer preparation started or ended (see isCompressing()).
+    void compressingChanged(bool compressing);
+    /// A budget sweep started or ended.
+    void sweepingChanged(bool sweeping);
+    /// The running sweep was cancelled: the previous sweep (if any) stays.
+    void sweepCancelled();
     /// A failed load: `title` says what was being done, `message` is the complete error.
     void errorOccurred(const QString& title, const QString& message);
     /// Something the user should know that is not an error (fallback codebook, unloaded
@@ -133,33 +177,7 @@ class StudioSession : public QObject {
     void notice(const QString& message);
 
   private:
-    using Work = std::function<std::function<void()>(once::Progress&)>;
-    // Loads run one at a time, in request order; each captures the state it works from only
-    // when it starts (a codebook queued behind a video is checked against that video).
-    void enqueue(std::function<void()> start);
-    void drainQueue();
-    void runLoad(const QString& title, const QString& errorTitle, Work work);
-    void startVideo(const QString& path);
-    void startFeatureFile(const QString& path);
-    void startCodebook(const QString& path);
-    void startModelFolder(const QString& path);
-    void startDemo();
-    void installVideo(VideoData video, const AssignOutcome& outcome);
-    void installAssignment(std::shared_ptr<const once::Assignment> assignment,
-                           std::shared_ptr<const once::CompressionResult> result);
-    void startAssignment();
-    void recompress();
     void updateBusy();
-    // A peer prepared for the current video; compress() is not re-entrant, so the slider's
-    // worker and the sweep's worker take turns through the mutex.
-    struct PreparedPeer {
-        std::unique_ptr<once::TokenCompressor> compressor;
-        std::mutex mutex;
-        double prepareMs = 0;
-    };
-    /// Forgets the peers prepared for the previous video (a new video was installed).
-    void resetPeers();
-    void startPreparation(const QString& method);
 
     PipelineSettings settings_;
     VideoData video_;
@@ -171,26 +189,13 @@ class StudioSession : public QObject {
     std::shared_ptr<AnswerPipeline> answerPipeline_ = std::make_shared<AnswerPipeline>();
     once::CompressOptions options_;
     QString method_ = methods::preferred();
-    std::map<QString, std::shared_ptr<PreparedPeer>> peers_;
-    std::set<QString> preparing_;  // queued or running preparations
-    QString runningPreparation_;
-    int preparations_ = 0;
-    // Bumped whenever the video changes: a preparation started before is stale.
     std::uint64_t videoGeneration_ = 0;
-    // Bumped whenever the assignment changes: a compression started before is stale.
-    std::uint64_t generation_ = 0;
-    bool compressPending_ = false;
-    // The encoder survives between loads: a real backbone loads its weights once.
-    std::shared_ptr<once::VisualEncoder> encoder_;
-    PipelineSettings encoderSettings_;
-    QString encoderModelDir_;
-
-    BackgroundTask* loadTask_;
-    BackgroundTask* compressTask_;
-    BackgroundTask* sweepTask_;
-    QString loadErrorTitle_;
-    std::vector<std::function<void()>> queue_;
+    std::uint64_t assignmentGeneration_ = 0;
+    int assignments_ = 0;
     bool busy_ = false;
+    // Created last in the constructor: they connect to the state's signals.
+    VideoLoader* loader_ = nullptr;
+    CompressionController* compression_ = nullptr;
 };
 
 }  // namespace once::studio

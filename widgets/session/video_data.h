@@ -14,7 +14,8 @@ namespace once::studio {
 struct VideoData : once::EncodedVideo {
     QString path;  ///< the file the user opened
     bool fromFeatureFile = false;
-    /// Sampled frames, one per feature row; empty for a feature file without its video.
+    /// Sampled frames, one per feature frame (Qwen3.5: the first frame of each temporal pair);
+    /// empty for a feature file without its video.
     QVector<QImage> frames;
     /// [T·P] mean colour of each patch's image region (empty without frames).
     std::vector<QRgb> patchColours;
@@ -24,7 +25,10 @@ struct VideoData : once::EncodedVideo {
 
 /// Converts uint8 RGB frames [T, H, W, 3] into images (scaled so the longer side is at most
 /// `maxSide`) and computes the mean colour of each of the gridH×gridW patches of every frame,
-/// assuming the encoder resized the whole frame to its square input (LLaVA: aspect not kept).
+/// assuming the encoder resized the whole frame to its input (LLaVA: square, aspect not kept;
+/// Qwen3.5: a multiple of 32 close to the aspect). When the video's feature frames are temporal
+/// pairs (extra "temporal_patch_size" = k, ceil(T / k) feature frames: Qwen3.5), each feature
+/// frame shows the first frame of its k and its cells the mean colour over the k frames.
 void attachFrames(VideoData& video, const at::Tensor& rgb, int maxSide = 640);
 
 }  // namespace once::studio

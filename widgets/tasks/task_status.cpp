@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QTimer>
 #include <QToolButton>
 #include <cmath>
 
@@ -27,6 +28,7 @@ TaskStatus::TaskStatus(QWidget* parent) : QWidget(parent) {
         if (current_) {
             current_->cancel();
             label_->setText(tr("Cancelling…"));
+            cancel_->setEnabled(false);
         }
     });
     setVisible(false);
@@ -46,32 +48,42 @@ QString TaskStatus::formatDuration(double s) {
     return tr("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
 
-void TaskStatus::track(BackgroundTask* task) {
-    connect(task, &BackgroundTask::started, this, [this, task](const QString& title) {
-        current_ = task;
-        show(title);
+void TaskStatus::track(BackgroundTask* task, int showAfterMs) {
+    connect(task, &BackgroundTask::started, this, [this, task, showAfterMs] {
+        if (showAfterMs <= 0) {
+            show(task);
+            return;
+        }
+        QTimer::singleShot(showAfterMs, this, [this, task] {
+            if (task->isRunning() && !running_.contains(task)) {
+                show(task);
+            }
+        });
     });
     connect(task, &BackgroundTask::progressed, this, [this, task](const ProgressUpdate& u) {
         if (task == current_) {
             onProgress(u);
         }
     });
-    connect(task, &BackgroundTask::finished, this, [this, task] {
-        if (task == current_) {
-            onFinished();
-        }
-    });
+    connect(task, &BackgroundTask::finished, this, [this, task] { onFinished(task); });
 }
 
-void TaskStatus::show(const QString& title) {
-    title_ = title;
-    label_->setText(title);
+QString TaskStatus::text() const {
+    return current_ != nullptr ? label_->text() : QString();
+}
+
+void TaskStatus::show(BackgroundTask* task) {
+    running_.removeAll(task);
+    running_.append(task);
+    current_ = task;
+    label_->setText(task->title());
+    cancel_->setEnabled(true);
     bar_->setRange(0, 0);
     setVisible(true);
 }
 
 void TaskStatus::onProgress(const ProgressUpdate& u) {
-    QString text = title_ + QStringLiteral(" · ") + u.stage;
+    QString text = current_->title() + QStringLiteral(" · ") + u.stage;
     if (!u.detail.isEmpty()) {
         text += QStringLiteral(" · ") + u.detail;
     }
@@ -88,8 +100,20 @@ void TaskStatus::onProgress(const ProgressUpdate& u) {
     }
 }
 
-void TaskStatus::onFinished() {
+void TaskStatus::onFinished(BackgroundTask* task) {
+    running_.removeAll(task);
+    if (task != current_) {
+        return;
+    }
     current_ = nullptr;
+    // Back to another task that still runs (its progress shows from its next event on).
+    while (!running_.isEmpty()) {
+        BackgroundTask* other = running_.takeLast();
+        if (other->isRunning()) {
+            show(other);
+            return;
+        }
+    }
     setVisible(false);
 }
 

@@ -1,6 +1,9 @@
 #pragma once
-// Status-bar view of a BackgroundTask: stage name, a progress bar (busy indicator when the
-// total is unknown), the ETA, and a cancel button.
+// Status-bar view of the running BackgroundTasks: stage name, a progress bar (busy indicator when
+// the total is unknown), the ETA, and a cancel button. Several tasks may run at once (a load, a
+// re-compression, a sweep, an answer): the one started last is shown, and when it ends the
+// view goes back to another that still runs.
+#include <QList>
 #include <QWidget>
 
 #include "tasks/qt_progress.h"
@@ -18,21 +21,28 @@ class TaskStatus : public QWidget {
   public:
     explicit TaskStatus(QWidget* parent = nullptr);
 
-    /// Follows `task` (several tasks may be tracked; the latest event wins).
-    void track(BackgroundTask* task);
+    /// Follows `task`. A task that usually ends at once (a re-compression) is shown only after
+    /// running `showAfterMs`, so quick ones do not flicker in the status bar.
+    void track(BackgroundTask* task, int showAfterMs = 0);
     /// "12 s", "3 min 05 s", "1 h 02 min" (translated).
     static QString formatDuration(double seconds);
 
+    /// The task on view (null when hidden), its text and the cancel button, for tests.
+    BackgroundTask* currentTask() const { return current_; }
+    QString text() const;
+    QToolButton* cancelButton() const { return cancel_; }
+
   private:
-    void show(const QString& title);
+    void show(BackgroundTask* task);
     void onProgress(const ProgressUpdate& update);
-    void onFinished();
+    void onFinished(BackgroundTask* task);
 
     QLabel* label_;
     QProgressBar* bar_;
     QToolButton* cancel_;
     BackgroundTask* current_ = nullptr;
-    QString title_;
+    // Running tasks that are (or are due to be) on view, oldest first.
+    QList<BackgroundTask*> running_;
 };
 
 }  // namespace once::studio

@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include "charts/chart_legend.h"
+#include "models/backbone.h"
 #include "models/visual_encoder.h"
 #include "tasks/background_task.h"
 #include "tasks/task_status.h"
@@ -366,6 +367,14 @@ void TrainerPanel::start() {
     r.modelDir = modelDir_;
     r.pipeline = pipeline_;
     r.pipeline.backbone = backbone_->currentData().toString();
+    // A sampling left at the studio backbone's default becomes the trainer backbone's (the
+    // paper samples Qwen3.5 at fps:2:4:256 and LLaVA-OneVision at uniform:32).
+    if (r.pipeline.backbone != pipeline_.backbone &&
+        pipeline_.sampling.toStdString() ==
+            once::defaultSampling(pipeline_.backbone.toStdString())) {
+        r.pipeline.sampling =
+            QString::fromStdString(once::defaultSampling(r.pipeline.backbone.toStdString()));
+    }
     r.sketch = options_->sketchOptions();
     r.fit = options_->fitConfig();
     r.storeDtype = options_->storeDtype();

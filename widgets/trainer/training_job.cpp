@@ -11,9 +11,11 @@
 
 #include "analysis/diagnostics.h"
 #include "codebook/codebook.h"
+#include "codebook/codebook_writer.h"
 #include "encode/decode_encode.h"
 #include "io/file_kind.h"
 #include "models/visual_encoder.h"
+#include "train/exemplar_selection.h"
 #include "util/error.h"
 #include "video/video_reader.h"
 
@@ -147,7 +149,11 @@ static TrainingOutcome finishFit(const TrainingRequest& r, const once::SketchCac
 
     const once::Codebook codebook = once::Codebook::fromTensor(
         fit.codebook, cache.backbone, cache.featureSource, r.output.toStdString());
-    codebook.save(r.output.toStdString(), r.storeDtype.toStdString(), meta);
+    // Corpus usage and exemplar locations for the codebook explorer (no corpus pixels).
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    once::selectCodebookExemplars(cache, fit.codebook, {}, &stageB).addTo(meta, tensors);
+    once::saveCodebookFile(codebook, r.output.toStdString(), r.storeDtype.toStdString(), meta,
+                           tensors);
     QFile::remove(QString::fromStdString(state));
     out.codebook = r.output;
     out.resumedStageB = fit.resumed;

@@ -2,8 +2,8 @@
 // Qwen3.5's visual front end for a model folder: video settings + preprocessing + vision tower.
 // Frames in, merged features [T', P', D] out (T' temporal groups of two frames, P' = merged grid
 // cells, D = the language model's width), with the grid and the per-group timestamps that the
-// prompt's layout tokens carry. Not registered as a VisualEncoder backbone yet (the lead wires
-// backbones in; see docs/models.md).
+// prompt's layout tokens carry. The VisualEncoder "qwen3.5" wraps it
+// (qwen3_5_visual_encoder.cpp; docs/models.md).
 #include <ATen/core/Tensor.h>
 
 #include <string>

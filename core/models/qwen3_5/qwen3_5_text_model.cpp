@@ -23,6 +23,10 @@ at::Tensor rotateHalf(const at::Tensor& x) {
     return at::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1);
 }
 
+/// Log-decays below −80 are taken as exact zeros in the chunked delta rule (exp(−80) = 1.8e-35;
+/// F32 turns subnormal below exp(−87.3)).
+constexpr double kDecayFloor = 80.0;
+
 at::Tensor l2norm(const at::Tensor& x) {
     return x * at::rsqrt((x * x).sum(-1, true) + 1e-6);
 }
@@ -68,21 +72,27 @@ at::Tensor gatedDeltaRuleChunked(const at::Tensor& query, const at::Tensor& key,
     at::Tensor cum = g.reshape({B, H, n, C}).cumsum(3);
     const at::Tensor upper =
         at::ones({C, C}, at::TensorOptions().dtype(at::kBool).device(q.device())).triu(1);
-    at::Tensor pair = (cum.unsqueeze(4) - cum.unsqueeze(3))
-                          .masked_fill(upper, -std::numeric_limits<float>::infinity())
-                          .exp();
+    // exp of a log-decay below -kDecayFloor is an exact zero instead of a subnormal float: the
+    // same result (below 1.8e-35, under F32's resolution of every sum it enters) without the
+    // CPU's slow path for subnormal operands, which made strongly decaying heads (g ≈ -10 a
+    // token, so -640 over a chunk) several times slower.
+    auto decayExp = [](const at::Tensor& x) {
+        return x.masked_fill(x < -kDecayFloor, -std::numeric_limits<float>::infinity()).exp();
+    };
+    at::Tensor pair = decayExp((cum.unsqueeze(4) - cum.unsqueeze(3))
+                                   .masked_fill(upper, -std::numeric_limits<float>::infinity()));
     at::Tensor ut = at::matmul(kBeta, k.transpose(-1, -2)) * pair;
     at::Tensor intra = at::matmul(q, k.transpose(-1, -2)) * pair;
-    at::Tensor decayedKBeta = kBeta * cum.exp().unsqueeze(-1);
+    at::Tensor decayedKBeta = kBeta * decayExp(cum).unsqueeze(-1);
     at::Tensor newValues = at::linalg_solve_triangular(ut, vBeta, /*upper=*/false, /*left=*/true,
                                                        /*unitriangular=*/true);
     at::Tensor kCumDecay = at::linalg_solve_triangular(ut, decayedKBeta, false, true, true);
     at::Tensor s =
         state.defined() ? state.to(q.device(), at::kFloat) : at::zeros({B, H, dk, dv}, q.options());
     at::Tensor out = at::zeros_like(newValues);
-    q = q * cum.exp().unsqueeze(-1);
-    k = k * (cum.narrow(3, C - 1, 1) - cum).exp().unsqueeze(-1);
-    at::Tensor chunkDecay = cum.select(3, C - 1).exp().unsqueeze(-1).unsqueeze(-1);
+    q = q * decayExp(cum).unsqueeze(-1);
+    k = k * decayExp(cum.narrow(3, C - 1, 1) - cum).unsqueeze(-1);
+    at::Tensor chunkDecay = decayExp(cum.select(3, C - 1)).unsqueeze(-1).unsqueeze(-1);
     for (std::int64_t i = 0; i < n; ++i) {
         at::Tensor vNew = newValues.select(2, i) - at::matmul(kCumDecay.select(2, i), s);
         at::Tensor inter = at::matmul(q.select(2, i), s);

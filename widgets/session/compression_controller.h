@@ -1,0 +1,88 @@
+#pragma once
+// The studio document's compression: the method, budget and variant, and the work that turns
+// them into the result on screen, on two BackgroundTasks of its own.
+//  - The compression worker re-compresses from ONCE's cached assignment or a peer's prepared
+//    state, coalescing slider moves so the newest setting always wins. A peer is prepared there
+//    once per video and kept per method (the prepared-peer cache), so switching methods back
+//    and forth prepares nothing twice.
+//  - The sweep worker measures the budget sweep for the current method.
+// It listens to the document's signals (a new video forgets the peers, a new assignment
+// re-compresses ONCE) and writes back only through the document's install methods.
+#include <QObject>
+#include <QString>
+#include <cstdint>
+#include <map>
+#include <memory>
+
+#include "compress/compression.h"
+#include "compress/token_compressor.h"
+
+namespace once::studio {
+
+class BackgroundTask;
+class StudioSession;
+class PreparedPeer;
+
+class CompressionController : public QObject {
+    Q_OBJECT
+  public:
+    /// Child of `session`, whose state it reads and into which it installs.
+    explicit CompressionController(StudioSession& session);
+    ~CompressionController() override;
+
+    /// Clamped to budgetRange() (to 1 … the maximum while the method has no budget yet).
+    void setBudget(std::int64_t budget);
+    void setVariant(once::Variant variant);
+    /// An unknown name is an error (the document's errorOccurred) and changes nothing.
+    void setMethod(const QString& method);
+    void runBudgetSweep();
+
+    /// The slider's maximum: K for ONCE (0 without a codebook), N for a peer (0 without a
+    /// video).
+    std::int64_t maxBudget() const;
+    /// The current method's valid budgets on the current video and codebook (core's
+    /// budgetRange: the smallest budget that gives a token, the largest that changes the output).
+    once::BudgetRange budgetRange() const;
+    bool isPeerPrepared(const QString& method) const { return peers_.count(method) > 0; }
+    int peerPreparations() const { return preparations_; }
+
+    BackgroundTask* compressTask() const { return compressTask_; }
+    BackgroundTask* sweepTask() const { return sweepTask_; }
+    bool isBusy() const { return isCompressing() || isSweeping(); }
+    bool isCompressing() const;
+    bool isSweeping() const;
+    /// Cancels the running compression, preparation and sweep; the result on screen stays.
+    void cancel();
+    void shutdown();
+
+  signals:
+    void busyChanged();
+    void compressingChanged(bool compressing);
+    void sweepingChanged(bool sweeping);
+    void sweepCancelled();
+
+  private:
+    void onVideo();
+    void onAssignment();
+    std::int64_t maxBudgetFor(const QString& method) const;
+    /// `budget` inside `method`'s range for the current video and codebook.
+    std::int64_t clampedBudget(const QString& method, std::int64_t budget) const;
+    /// Keeps the document's budget inside the current method's range.
+    void clampBudget();
+    /// Computes the result for the current settings, or queues it behind the running one.
+    void recompress();
+    void startPreparation(const QString& method);
+    void startCompression(std::shared_ptr<PreparedPeer> peer);
+    void updateCompressing();
+
+    StudioSession& session_;
+    QString errorTitle_;  // of the job on the compression worker
+    std::map<QString, std::shared_ptr<PreparedPeer>> peers_;
+    int preparations_ = 0;
+    bool pending_ = false;  // a newer setting waits for the running compression
+    bool compressing_ = false;
+    BackgroundTask* compressTask_;
+    BackgroundTask* sweepTask_;
+};
+
+}  // namespace once::studio

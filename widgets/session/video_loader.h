@@ -1,0 +1,82 @@
+#pragma once
+// The studio document's loader: a queue of load jobs run one at a time, in request order, on its
+// own BackgroundTask — a video, a feature file, a codebook, a model folder, the demo, and the
+// assignment of an in-memory video to its codebook. Each job reads the document's state when it
+// starts (a codebook queued behind a video is checked against that video) and hands what it made
+// to the document's install methods; it never keeps a copy of the document's state. The vision
+// encoder survives between loads, so a real backbone loads its weights once.
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "session/pipeline_settings.h"
+#include "util/progress.h"
+
+namespace once {
+class VisualEncoder;
+}
+
+namespace once::studio {
+
+class BackgroundTask;
+class StudioSession;
+
+class VideoLoader : public QObject {
+    Q_OBJECT
+  public:
+    /// Child of `session`, whose state it reads and into which it installs.
+    explicit VideoLoader(StudioSession& session);
+    ~VideoLoader() override;
+
+    void openVideo(const QString& path);
+    void openFeatureFile(const QString& path);
+    void openCodebook(const QString& path);
+    void openModelFolder(const QString& path);
+    /// Opens whatever `path` is (StudioSession::classify); unknown files are an error.
+    void openPath(const QString& path);
+    void loadDemo();
+    /// Assigns the document's video to its codebook (after an in-memory change); without both,
+    /// nothing to do.
+    void assign();
+
+    BackgroundTask* task() const { return task_; }
+    /// A load is running or queued.
+    bool isBusy() const;
+    /// Cancels the running load and drops the queued ones.
+    void cancel();
+    /// Cancels and waits for the worker (closing the window).
+    void shutdown();
+
+  signals:
+    /// isBusy() may have changed.
+    void busyChanged();
+
+  private:
+    using Work = std::function<std::function<void()>(once::Progress&)>;
+    void enqueue(std::function<void()> start);
+    void drainQueue();
+    void run(const QString& title, const QString& errorTitle, Work work);
+    void startVideo(const QString& path);
+    void startFeatureFile(const QString& path);
+    void startCodebook(const QString& path);
+    void startModelFolder(const QString& path);
+    void startDemo();
+    void startAssignment();
+    /// The kept encoder when it was built for `settings` and `modelDir`, else null.
+    std::shared_ptr<once::VisualEncoder> cachedEncoder(const PipelineSettings& settings,
+                                                       const QString& modelDir) const;
+    void keepEncoder(std::shared_ptr<once::VisualEncoder> encoder, const PipelineSettings& settings,
+                     const QString& modelDir);
+
+    StudioSession& session_;
+    BackgroundTask* task_;
+    QString errorTitle_;
+    std::vector<std::function<void()>> queue_;
+    std::shared_ptr<once::VisualEncoder> encoder_;
+    PipelineSettings encoderSettings_;
+    QString encoderModelDir_;
+};
+
+}  // namespace once::studio
