@@ -12,12 +12,11 @@
 #include <tuple>
 #include <vector>
 
+#include "bench_timing.h"
 #include "codebook/codebook.h"
 #include "compress/compression.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
-
-#include "bench_timing.h"
 
 using namespace once;
 using once::bench::bestOf;

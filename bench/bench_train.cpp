@@ -17,6 +17,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "bench_timing.h"
 #include "features/feature_file.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
@@ -25,8 +26,6 @@
 #include "train/sketch_cache.h"
 #include "train/spherical_kmeans.h"
 #include "train/stage_b.h"
-
-#include "bench_timing.h"
 
 using namespace once;
 using once::bench::bestOf;

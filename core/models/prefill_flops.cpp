@@ -20,7 +20,11 @@ LlmShape LlmShape::qwen2_7b() {
     return s;
 }
 
-LlmShape LlmShape::of(const Qwen2Config& c, std::string name) {
+namespace {
+
+// The transformer sizes both configs name alike (Qwen2Config, Qwen3_5TextConfig).
+template <class Config>
+LlmShape transformerShape(const Config& c, std::string name) {
     LlmShape s;
     s.name = std::move(name);
     s.layers = c.numLayers;
@@ -33,16 +37,14 @@ LlmShape LlmShape::of(const Qwen2Config& c, std::string name) {
     return s;
 }
 
+}  // namespace
+
+LlmShape LlmShape::of(const Qwen2Config& c, std::string name) {
+    return transformerShape(c, std::move(name));
+}
+
 LlmShape LlmShape::of(const Qwen3_5TextConfig& c, std::string name) {
-    LlmShape s;
-    s.name = std::move(name);
-    s.layers = c.numLayers;
-    s.hidden = c.hiddenSize;
-    s.intermediate = c.intermediateSize;
-    s.heads = c.numHeads;
-    s.kvHeads = c.numKvHeads;
-    s.headDim = c.headDim;
-    s.vocab = c.vocabSize;
+    LlmShape s = transformerShape(c, std::move(name));
     s.gatedQuery = true;
     for (bool full : c.fullAttention) {
         s.linearLayers += full ? 0 : 1;

@@ -256,7 +256,8 @@ class TestPaperAnalyses : public QObject {
                          << features);
         QVERIFY2(st.exitCode == 0, qPrintable(st.err));
         QVERIFY(st.out.contains("R95"));
-        QVERIFY(test::readText((dir + "/stress.csv").toStdString()).find("R95,") != std::string::npos);
+        QVERIFY(test::readText((dir + "/stress.csv").toStdString()).find("R95,") !=
+                std::string::npos);
         QVERIFY(QFile::exists(dir + "/stress_videos.csv"));
         QVERIFY(QFile::exists(dir + "/stress_1.csv"));
         QVERIFY(test::readText((dir + "/stress_vs_first_1.csv").toStdString()).find("R95,") !=

@@ -145,7 +145,8 @@ class TestCacheMerge : public QObject {
         // The same folder under another shard, or without --shard, is refused naming it; so is a
         // whole-corpus cache resumed as a shard.
         o.shard = {1, 2, "test"};
-        OnceError e = test::errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
+        OnceError e =
+            test::errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
         QCOMPARE(e.where().field, std::string("shard"));
         o.shard = {};
         e = test::errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });

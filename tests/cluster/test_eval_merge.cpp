@@ -159,7 +159,9 @@ class TestEvalMerge : public QObject {
     void refusesBadSets() {
         auto files = runShards(3, "bad");
         // Missing shard.
-        OnceError e = test::errorOf([&] { mergeEvalResults({files[0], files[2]}, dir_ + "/x.jsonl"); });
+        OnceError e = test::errorOf([&] {
+            mergeEvalResults({files[0], files[2]}, dir_ + "/x.jsonl");
+        });
         QVERIFY(e.brief().find("shard 1/3 is missing") != std::string::npos);
         QCOMPARE(e.where().field, std::string("shard.index"));
         // The same shard twice.

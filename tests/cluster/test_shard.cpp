@@ -87,7 +87,9 @@ class TestShard : public QObject {
         QVERIFY(s);
         QCOMPARE(s->text(), std::string("2/3"));
         QCOMPARE(s->origin, std::string("JOB_COMPLETION_INDEX"));
-        OnceError e = test::errorOf([] { shardFromEnvironment(env({{"JOB_COMPLETION_INDEX", "0"}})); });
+        OnceError e = test::errorOf([] {
+            shardFromEnvironment(env({{"JOB_COMPLETION_INDEX", "0"}}));
+        });
         QCOMPARE(e.where().field, std::string("ONCE_SHARD_COUNT"));
         e = test::errorOf([] {
             shardFromEnvironment(env({{"JOB_COMPLETION_INDEX", "3"}, {"ONCE_SHARD_COUNT", "3"}}));

@@ -123,7 +123,8 @@ class TestResultsFile : public QObject {
         const std::string path = d + "/r.jsonl";
         const std::string good = record("q").toJsonLine();
         // One line longer than kMaxResultsLineBytes.
-        test::writeText(path, "{\"benchmark\":\"" + std::string(kMaxResultsLineBytes, 'x') + "\"}\n");
+        test::writeText(path,
+                        "{\"benchmark\":\"" + std::string(kMaxResultsLineBytes, 'x') + "\"}\n");
         try {
             readResults(path);
             QFAIL("an over-long line was read");
@@ -168,8 +169,8 @@ class TestResultsFile : public QObject {
              {std::string("../outside.mp4"), std::string("/etc/passwd"), std::string("link.mp4"),
               std::string("a/../../outside.mp4")}) {
             test::writeText(ann, "[{\"video_path\": \"" + name +
-                               "\", \"question\": \"q\", \"candidates\": [\"a\", \"b\"], "
-                               "\"correct_choice\": 0, \"question_category\": \"c\"}]");
+                                     "\", \"question\": \"q\", \"candidates\": [\"a\", \"b\"], "
+                                     "\"correct_choice\": 0, \"question_category\": \"c\"}]");
             try {
                 loadBenchmark("longvideobench", ann, d + "/videos");
                 QFAIL(qPrintable(QString::fromStdString("accepted " + name)));
@@ -179,20 +180,22 @@ class TestResultsFile : public QObject {
             }
         }
         test::writeText(ann,
-                  "[{\"video_path\": \"sub/w.mp4\", \"question\": \"q\", \"candidates\": "
-                  "[\"a\", \"b\"], \"correct_choice\": 0, \"question_category\": \"c\"}]");
+                        "[{\"video_path\": \"sub/w.mp4\", \"question\": \"q\", \"candidates\": "
+                        "[\"a\", \"b\"], \"correct_choice\": 0, \"question_category\": \"c\"}]");
         auto b = loadBenchmark("longvideobench", ann, d + "/videos");
         QCOMPARE(b.questions.at(0).videoPath,
                  fs::weakly_canonical(d + "/videos/sub/w.mp4").string());
         // MVBench, EgoSchema and Video-MME names go through the same check.
-        test::writeText(d + "/action_count.json",
-                  "[{\"video\": \"../../x.mp4\", \"question\": \"q\", \"candidates\": [\"a\", "
-                  "\"b\"], \"answer\": \"a\"}]");
+        test::writeText(
+            d + "/action_count.json",
+            "[{\"video\": \"../../x.mp4\", \"question\": \"q\", \"candidates\": [\"a\", "
+            "\"b\"], \"answer\": \"a\"}]");
         QVERIFY_THROWS_EXCEPTION(OnceError,
                                  loadBenchmark("mvbench", d + "/action_count.json", d + "/videos"));
-        test::writeText(d + "/vm.jsonl",
-                  "{\"videoID\": \"../x\", \"task_type\": \"t\", \"duration\": \"s\", "
-                  "\"question\": \"q\", \"options\": [\"A. a\", \"B. b\"], \"answer\": \"A\"}\n");
+        test::writeText(
+            d + "/vm.jsonl",
+            "{\"videoID\": \"../x\", \"task_type\": \"t\", \"duration\": \"s\", "
+            "\"question\": \"q\", \"options\": [\"A. a\", \"B. b\"], \"answer\": \"A\"}\n");
         QVERIFY_THROWS_EXCEPTION(OnceError,
                                  loadBenchmark("videomme", d + "/vm.jsonl", d + "/videos"));
         fs::create_directories(d + "/ego");

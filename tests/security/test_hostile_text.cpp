@@ -77,7 +77,8 @@ class TestHostileText : public QObject {
     // A LongVideoBench annotation file with one question on `videoPath`.
     std::string lvbAnnotation(const std::string& dir, const std::string& videoPath) {
         const std::string path = dir + "/lvb.json";
-        test::writeText(path, "[{\"video_id\": \"w1\", \"video_path\": \"" + videoPath +
+        test::writeText(path,
+                        "[{\"video_id\": \"w1\", \"video_path\": \"" + videoPath +
                             "\", \"id\": \"w1_0\", \"question\": \"Where?\", \"candidates\": "
                             "[\"here\", \"there\"], \"correct_choice\": 1, \"question_category\": "
                             "\"S2E\"}]");

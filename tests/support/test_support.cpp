@@ -8,8 +8,8 @@
 #include <QtTest>
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include "features/feature_file.h"

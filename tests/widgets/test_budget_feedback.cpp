@@ -98,8 +98,9 @@ class TestBudgetFeedback : public QObject {
         QCOMPARE(LogScale{144}.valueAt(f.panel.slider()->minimum()), std::int64_t{36});
         note = f.panel.rangeNote();
         QVERIFY2(note.startsWith(QLatin1String("Frame drop: ")), qPrintable(note));
-        QVERIFY2(note.contains(QStringLiteral("36–144")) && note.contains(QLatin1String("below 36")),
-                 qPrintable(note));
+        QVERIFY2(
+            note.contains(QStringLiteral("36–144")) && note.contains(QLatin1String("below 36")),
+            qPrintable(note));
         // The session's budget was raised with the method; dragging to the left end stops at 36,
         // and the result has tokens.
         QVERIFY(f.session.budget() >= 36);
