@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
@@ -40,6 +41,8 @@
 #include "util/error.h"
 
 using namespace once;
+using once::bench::Args;
+using once::bench::writeJson;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
@@ -168,17 +171,6 @@ struct OpProfile {
 };
 thread_local int OpProfile::depth = 0;
 
-struct Args {
-    std::map<std::string, std::string> kv;
-    std::string get(const std::string& k, const std::string& def) const {
-        auto it = kv.find(k);
-        return it == kv.end() ? def : it->second;
-    }
-    std::int64_t getInt(const std::string& k, std::int64_t def) const {
-        return kv.count(k) ? std::stoll(kv.at(k)) : def;
-    }
-};
-
 int run(const Args& a) {
     const std::int64_t tokens = a.getInt("tokens", 8 * 729 + 16);
     const std::int64_t newTokens = a.getInt("new-tokens", 16);
@@ -283,13 +275,7 @@ int run(const Args& a) {
     }
     std::error_code ec;
     fs::remove_all(dir, ec);
-    std::cout << j.dump(2) << "\n";
-    if (const std::string out = a.get("out", ""); !out.empty()) {
-        std::ofstream f(out + ".tmp");
-        f << j.dump(2) << "\n";
-        f.close();
-        fs::rename(out + ".tmp", out);
-    }
+    writeJson(a, j);
     return 0;
 }
 

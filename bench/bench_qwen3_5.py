@@ -14,10 +14,12 @@ DeltaNet, 2 attention), random weights, saved by transformers 5 and read by both
                            that prefill (target ≥ 1.2)
   prefill vs length        ours at 1k, 4k and 16k tokens for the hybrid stack and for the same
                            stack with every layer a DeltaNet layer: time per token stays flat for
-                           the linear-attention layers while the softmax layers' grows with N.
+                           the linear-attention layers while the softmax layers' grows with N;
+                           printed per token and as time(16k) / time(1k) / 16 (1 = linear).
 
 Usage: python bench/bench_qwen3_5.py [--build build/default] [--tokens 1024] [--lengths
        1024,4096,16384] [--new-tokens 16] [--reps 2] [--skip-lengths]
+       [--skip-eager]
 """
 import argparse
 import json
@@ -84,6 +86,18 @@ def time_eager(model, n, new_tokens, reps):
     return pre, dec
 
 
+def linear_growth(runs):
+    """Time at the longest length over time at the shortest, divided by the length ratio: 1 when
+    prefill time grows linearly with the tokens (16k / 1k / 16 with the default lengths)."""
+    if len(runs) < 2:
+        return None
+    short = min(runs, key=lambda r: r["tokens"])
+    long = max(runs, key=lambda r: r["tokens"])
+    factor = long["tokens"] / short["tokens"]
+    return {"short": short["tokens"], "long": long["tokens"],
+            "ratio": long["prefill_seconds"] / short["prefill_seconds"] / factor}
+
+
 def run_ours(exe, path, tokens, new_tokens, reps):
     r = subprocess.run([exe, "--model", path, "--tokens", ",".join(map(str, tokens)),
                         "--new-tokens", str(new_tokens), "--reps", str(reps), "--threads",
@@ -99,6 +113,8 @@ def main():
     ap.add_argument("--new-tokens", type=int, default=16)
     ap.add_argument("--reps", type=int, default=2)
     ap.add_argument("--skip-lengths", action="store_true")
+    ap.add_argument("--skip-eager", action="store_true",
+                    help="only the prefill-vs-length runs (no transformers comparison)")
     a = ap.parse_args()
     torch.set_num_threads(THREADS)
     exe = os.path.join(a.build, "bench", "bench_qwen3_5")
@@ -106,18 +122,21 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         hybrid = os.path.join(tmp, "hybrid")
         model = build(hybrid)
-        ours = run_ours(exe, hybrid, [a.tokens], a.new_tokens, a.reps)[0]
-        pre, dec = time_eager(model, a.tokens, a.new_tokens, a.reps)
-        result["vs_eager"] = {
-            "tokens": a.tokens, "eager_prefill_s": pre, "ours_prefill_s": ours["prefill_seconds"],
-            "prefill_ratio": pre / ours["prefill_seconds"], "eager_decode_s": dec,
-            "ours_decode_s": ours["decode_seconds_per_token"],
-            "decode_ratio": dec / ours["decode_seconds_per_token"]}
-        print(f"N={a.tokens}, {THREADS} threads: prefill eager {pre:.3f} s, ours "
-              f"{ours['prefill_seconds']:.3f} s -> eager/ours {pre / ours['prefill_seconds']:.2f}x;"
-              f" decode eager {dec * 1e3:.1f} ms/token, ours "
-              f"{ours['decode_seconds_per_token'] * 1e3:.1f} ms/token -> eager/ours "
-              f"{dec / ours['decode_seconds_per_token']:.2f}x", flush=True)
+        if not a.skip_eager:
+            ours = run_ours(exe, hybrid, [a.tokens], a.new_tokens, a.reps)[0]
+            pre, dec = time_eager(model, a.tokens, a.new_tokens, a.reps)
+            result["vs_eager"] = {
+                "tokens": a.tokens, "eager_prefill_s": pre,
+                "ours_prefill_s": ours["prefill_seconds"],
+                "prefill_ratio": pre / ours["prefill_seconds"], "eager_decode_s": dec,
+                "ours_decode_s": ours["decode_seconds_per_token"],
+                "decode_ratio": dec / ours["decode_seconds_per_token"]}
+            print(f"N={a.tokens}, {THREADS} threads: prefill eager {pre:.3f} s, ours "
+                  f"{ours['prefill_seconds']:.3f} s -> eager/ours "
+                  f"{pre / ours['prefill_seconds']:.2f}x;"
+                  f" decode eager {dec * 1e3:.1f} ms/token, ours "
+                  f"{ours['decode_seconds_per_token'] * 1e3:.1f} ms/token -> eager/ours "
+                  f"{dec / ours['decode_seconds_per_token']:.2f}x", flush=True)
         del model
         if not a.skip_lengths:
             lengths = [int(v) for v in a.lengths.split(",")]
@@ -130,6 +149,12 @@ def main():
                 for r in runs:
                     print(f"{name:13s} N={r['tokens']:6d}: prefill {r['prefill_seconds']:.3f} s, "
                           f"{r['prefill_seconds'] / r['tokens'] * 1e6:.1f} us/token", flush=True)
+                growth = linear_growth(runs)
+                if growth is not None:
+                    result["lengths"][name + "_growth"] = growth
+                    print(f"{name:13s} time({growth['long']}) / time({growth['short']}) / "
+                          f"{growth['long'] // growth['short']} = {growth['ratio']:.2f} "
+                          "(1 = linear in N)", flush=True)
     print(json.dumps(result))
 
 

@@ -48,12 +48,14 @@ set(ONCE_CORE_PUBLIC_HEADERS
     models/visual_encoder.h
     pipeline/chat_prompt.h
     pipeline/session.h
+    session/session_file.h
     tokenizer/bpe_tokenizer.h
     tokenizer/gguf_chat.h
     tokenizer/gguf_tokenizer.h
     tokenizer/unicode_normalizer.h
     train/cache_merge.h
     train/cache_reader.h
+    train/codebook_fit_file.h
     train/codebook_metadata.h
     train/exemplar_pixels.h
     train/exemplar_selection.h

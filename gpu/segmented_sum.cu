@@ -4,10 +4,8 @@
 // one column per thread, sums each run in a register and adds it to the group's row once. A
 // group of P tokens thus receives about P / kChunk + 1 adds per column, however popular it is,
 // where a scatter-add (index_add_) would serialise P atomic adds on the same addresses.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include "cuda_check.h"
+#include "element_types.cuh"
 #include "kernels.h"
 
 namespace once::gpu {
@@ -15,16 +13,6 @@ namespace {
 
 constexpr int kChunk = 64;     // sorted rows per block
 constexpr int kColumns = 128;  // columns per block, one per thread
-
-__device__ __forceinline__ float widen(float v) {
-    return v;
-}
-__device__ __forceinline__ float widen(__half v) {
-    return __half2float(v);
-}
-__device__ __forceinline__ float widen(__nv_bfloat16 v) {
-    return __bfloat162float(v);
-}
 
 template <typename T>
 __global__ void segmentedSumKernel(const T* __restrict__ x, std::int64_t d,
@@ -81,17 +69,9 @@ void launchSegmentedSum(const void* x, ElementType type, std::int64_t d, const s
     if (n <= 0 || d <= 0) {
         return;
     }
-    switch (type) {
-        case ElementType::F32:
-            launchTyped<float>(x, d, order, groupOfSorted, n, sums, stream);
-            break;
-        case ElementType::F16:
-            launchTyped<__half>(x, d, order, groupOfSorted, n, sums, stream);
-            break;
-        case ElementType::BF16:
-            launchTyped<__nv_bfloat16>(x, d, order, groupOfSorted, n, sums, stream);
-            break;
-    }
+    withElementType(type, [&](auto tag) {
+        launchTyped<typename decltype(tag)::type>(x, d, order, groupOfSorted, n, sums, stream);
+    });
 }
 
 }  // namespace once::gpu

@@ -4,27 +4,15 @@
 // reads (lane, lane + 32, …: increasing, so an equal score never displaces an earlier, lower
 // column) in registers, then L rounds of a warp-wide argmax merge the 32 lists. Ties go to the
 // lower codeword index, as in the CPU reference (compress/top_l_scan.h).
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include <climits>
 #include <cmath>
 
 #include "cuda_check.h"
+#include "element_types.cuh"
 #include "kernels.h"
 
 namespace once::gpu {
 namespace {
-
-__device__ __forceinline__ float widen(float v) {
-    return v;
-}
-__device__ __forceinline__ float widen(__half v) {
-    return __half2float(v);
-}
-__device__ __forceinline__ float widen(__nv_bfloat16 v) {
-    return __bfloat162float(v);
-}
 
 // a ranks before b: higher score, then lower id.
 __device__ __forceinline__ bool before(float a, int ia, float b, int ib) {
@@ -136,17 +124,10 @@ void launchTopLScan(const void* scores, ElementType type, std::int64_t rows, std
         fail("top-L scan list length out of range", {}, "topL",
              "1 … min(K, " + std::to_string(kMaxTopL) + ")", std::to_string(l));
     }
-    switch (type) {
-        case ElementType::F32:
-            launchTyped<float>(scores, rows, k, l, ids, outScores, counts, stream);
-            break;
-        case ElementType::F16:
-            launchTyped<__half>(scores, rows, k, l, ids, outScores, counts, stream);
-            break;
-        case ElementType::BF16:
-            launchTyped<__nv_bfloat16>(scores, rows, k, l, ids, outScores, counts, stream);
-            break;
-    }
+    withElementType(type, [&](auto tag) {
+        launchTyped<typename decltype(tag)::type>(scores, rows, k, l, ids, outScores, counts,
+                                                  stream);
+    });
 }
 
 }  // namespace once::gpu

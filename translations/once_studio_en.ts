@@ -353,6 +353,10 @@
         <source>Videos, feature files, codebooks or model folders.</source>
         <translation></translation>
     </message>
+    <message>
+        <source>Reopen the session saved in FILE (.oncesession).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::AnalysisChart</name>
@@ -644,6 +648,10 @@
     </message>
     <message>
         <source>The numbers below are for B = %1: the compression for the current setting was cancelled or failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Features:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1157,6 +1165,72 @@
         <source>Codebook</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve Session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONCE sessions (*%1);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening session %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session was opened without some of its parts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not restore everything; the rest is open.
+
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-encode the Video?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The video&apos;s features come from the %1 encoder; the model folder&apos;s encoder is %2. Re-encode the video with it, so the model, its codebooks and the charts see the same features?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Re-encode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The video keeps the features of the %1 encoder.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1427,6 +1501,18 @@
     </message>
     <message>
         <source>no %1 groups: the computation was cancelled or failed (move the budget to try again)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 encoder (from a feature file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 encoder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1; the model folder&apos;s encoder is %2 (not re-encoded)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

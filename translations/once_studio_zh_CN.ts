@@ -353,6 +353,10 @@
         <source>Videos, feature files, codebooks or model folders.</source>
         <translation>视频、特征文件、码本或模型文件夹。</translation>
     </message>
+    <message>
+        <source>Reopen the session saved in FILE (.oncesession).</source>
+        <translation>重新打开保存在 FILE 中的会话 (.oncesession)。</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::AnalysisChart</name>
@@ -645,6 +649,10 @@
     <message>
         <source>The numbers below are for B = %1: the compression for the current setting was cancelled or failed.</source>
         <translation>下方数字对应 B = %1：当前设置的压缩已取消或失败。</translation>
+    </message>
+    <message>
+        <source>Features:</source>
+        <translation>特征：</translation>
     </message>
 </context>
 <context>
@@ -1153,6 +1161,74 @@
         <source>Codebook</source>
         <translation>码本</translation>
     </message>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation>打开会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve Session…</source>
+        <translation>保存会话(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>ONCE sessions (*%1);;All files (*)</source>
+        <translation>ONCE 会话 (*%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>Session saved to %1</source>
+        <translation>会话已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Opening session %1</source>
+        <translation>正在打开会话 %1</translation>
+    </message>
+    <message>
+        <source>The session was opened without some of its parts</source>
+        <translation>会话已打开，但缺少部分内容</translation>
+    </message>
+    <message>
+        <source>%1 could not restore everything; the rest is open.
+
+%2</source>
+        <translation>%1 未能全部恢复；其余部分已打开。
+
+%2</translation>
+    </message>
+    <message>
+        <source>Re-encode the Video?</source>
+        <translation>重新编码视频？</translation>
+    </message>
+    <message>
+        <source>The video&apos;s features come from the %1 encoder; the model folder&apos;s encoder is %2. Re-encode the video with it, so the model, its codebooks and the charts see the same features?</source>
+        <translation>视频的特征来自 %1 编码器；模型文件夹的编码器是 %2。是否用它重新编码视频，使模型、其码本和图表看到相同的特征？</translation>
+    </message>
+    <message>
+        <source>&amp;Re-encode</source>
+        <translation>重新编码(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation>暂不(&amp;N)</translation>
+    </message>
+    <message>
+        <source>The video keeps the features of the %1 encoder.</source>
+        <translation>视频保留 %1 编码器的特征。</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1421,6 +1497,18 @@
     <message>
         <source>no %1 groups: the computation was cancelled or failed (move the budget to try again)</source>
         <translation>没有 %1 的分组：计算已取消或失败（调整预算以重试）</translation>
+    </message>
+    <message>
+        <source>%1 encoder (from a feature file)</source>
+        <translation>%1 编码器（来自特征文件）</translation>
+    </message>
+    <message>
+        <source>%1 encoder</source>
+        <translation>%1 编码器</translation>
+    </message>
+    <message>
+        <source>%1; the model folder&apos;s encoder is %2 (not re-encoded)</source>
+        <translation>%1；模型文件夹的编码器是 %2（未重新编码）</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,10 @@
 #include "cli/arg_parser.h"
 
 #include <charconv>
+#include <limits>
 #include <sstream>
+
+#include "util/error.h"
 
 namespace once::cli {
 
@@ -145,6 +148,14 @@ std::int64_t ArgParser::getInt(const std::string& name) const {
         throw UsageError("option --" + name + " expects an integer, found '" + v + "'");
     }
     return x;
+}
+
+int ArgParser::getInt32(const std::string& name, const std::string& stage) const {
+    const std::int64_t v = getInt(name);
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+        fail("invalid " + stage + " option", {}, name, "a 32-bit integer", std::to_string(v));
+    }
+    return int(v);
 }
 
 double ArgParser::getDouble(const std::string& name) const {

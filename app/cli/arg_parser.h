@@ -41,6 +41,9 @@ class ArgParser {
     std::string get(const std::string& name) const;  ///< throws UsageError if absent
     std::string getOr(const std::string& name, const std::string& fallback) const;
     std::int64_t getInt(const std::string& name) const;
+    /// getInt within int's range: a value beyond it must not wrap around into a valid-looking
+    /// one. Outside it, OnceError "invalid `stage` option" naming the option (exit 1).
+    int getInt32(const std::string& name, const std::string& stage) const;
     double getDouble(const std::string& name) const;
     std::vector<std::string> getAll(const std::string& name) const;  ///< repeated or `many`
     /// Throws UsageError unless exactly one of `names` is given.

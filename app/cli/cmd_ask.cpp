@@ -35,13 +35,7 @@ void declare(ArgParser& p) {
                 "format, none with the llava-hf chat template and with Qwen3.5)")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
         .flag("json", "print a JSON report instead of streaming");
-    declareDtype(p, "model compute dtype");
-    declareBackbone(p, false);
-    declareSampling(p);
-    declarePoolStride(p);
-    declarePromptFormat(p);
-    declarePositions(p);
-    declareVideoLimits(p);
+    declareVideoModelOptions(p, true);
 }
 
 int run(const ArgParser& a) {

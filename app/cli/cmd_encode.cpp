@@ -35,11 +35,7 @@ void declare(ArgParser& p) {
                 "ignores them",
                 std::string(""))
         .flag("json", "print a one-object JSON summary on stdout (no progress bar)");
-    declareDtype(p, "encoder compute dtype");
-    declareBackbone(p, true);
-    declareSampling(p);
-    declarePoolStride(p);
-    declareVideoLimits(p);
+    declareVideoModelOptions(p, false);
 }
 
 int runBatch(const ArgParser& a, const EncodeOptions& o) {

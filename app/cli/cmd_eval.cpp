@@ -62,13 +62,7 @@ void declareRun(ArgParser& p) {
                 "(docs/cluster.md), 'none' ignores them",
                 std::string(""))
         .flag("json", "print a JSON summary instead of the table");
-    declareDtype(p, "model compute dtype");
-    declareBackbone(p, false);
-    declareSampling(p);
-    declarePoolStride(p);
-    declarePromptFormat(p);
-    declarePositions(p);
-    declareVideoLimits(p);
+    declareVideoModelOptions(p, true);
 }
 
 std::int64_t toInt(const std::string& s, const std::string& what) {

@@ -3,7 +3,6 @@
 
 #include <filesystem>
 #include <iostream>
-#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -11,10 +10,11 @@
 #include "codebook/codebook_exemplars.h"
 #include "codebook/codebook_writer.h"
 #include "train/cache_reader.h"
+#include "train/codebook_fit_file.h"
 #include "train/codebook_metadata.h"
 #include "train/exemplar_pixels.h"
 #include "train/exemplar_selection.h"
-#include "train/sketch_cache.h"
+#include "train/stage_a_manifest.h"
 #include "train/stage_b.h"
 #include "util/error.h"
 
@@ -105,58 +105,66 @@ void checkOutputs(const std::string& output, const std::string& state) {
     }
 }
 
+// Numeric options read into the FitConfig field of the same meaning (validate() checks them).
+template <class T>
+struct FitField {
+    const char* option;
+    T FitConfig::*field;
+};
+const FitField<std::int64_t> kCountOptions[] = {{"K", &FitConfig::codewords},
+                                                {"candidates", &FitConfig::candidates},
+                                                {"batch", &FitConfig::batch}};
+const FitField<int> kIntOptions[] = {{"init-iters", &FitConfig::initIterations},
+                                     {"sinkhorn-iters", &FitConfig::sinkhornIterations},
+                                     {"epochs", &FitConfig::epochs},
+                                     {"patience", &FitConfig::patience},
+                                     {"lloyd-iters", &FitConfig::lloydIterations}};
+const FitField<double> kRealOptions[] = {{"alpha", &FitConfig::alpha},
+                                         {"epsilon", &FitConfig::epsilon},
+                                         {"lr", &FitConfig::lr},
+                                         {"weight-decay", &FitConfig::weightDecay},
+                                         {"beta1", &FitConfig::beta1},
+                                         {"beta2", &FitConfig::beta2},
+                                         {"adam-eps", &FitConfig::adamEps},
+                                         {"grad-clip", &FitConfig::gradClip},
+                                         {"commitment", &FitConfig::commitment},
+                                         {"usage", &FitConfig::usage},
+                                         {"tau-start", &FitConfig::tauStart},
+                                         {"tau-min", &FitConfig::tauMin},
+                                         {"tau-decay", &FitConfig::tauDecay}};
+
 int run(const ArgParser& a) {
-    // An int option beyond int's range must not wrap around into a valid-looking value.
-    auto intOption = [&](const std::string& name) {
-        const std::int64_t v = a.getInt(name);
-        if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-            fail("invalid Stage-B option", {}, name, "a 32-bit integer", std::to_string(v));
-        }
-        return int(v);
-    };
     FitConfig c;
-    c.codewords = a.getInt("K");
     c.method = a.get("method");
     c.weights = a.get("weights");
-    c.alpha = a.getDouble("alpha");
     c.init = a.get("init");
-    c.candidates = a.getInt("candidates");
-    c.initIterations = intOption("init-iters");
-    c.batch = a.getInt("batch");
-    c.epsilon = a.getDouble("epsilon");
-    c.sinkhornIterations = intOption("sinkhorn-iters");
-    c.lr = a.getDouble("lr");
-    c.weightDecay = a.getDouble("weight-decay");
-    c.beta1 = a.getDouble("beta1");
-    c.beta2 = a.getDouble("beta2");
-    c.adamEps = a.getDouble("adam-eps");
-    c.gradClip = a.getDouble("grad-clip");
-    c.commitment = a.getDouble("commitment");
-    c.usage = a.getDouble("usage");
-    c.tauStart = a.getDouble("tau-start");
-    c.tauMin = a.getDouble("tau-min");
-    c.tauDecay = a.getDouble("tau-decay");
-    c.epochs = intOption("epochs");
-    c.patience = intOption("patience");
-    c.lloydIterations = intOption("lloyd-iters");
+    for (const auto& o : kCountOptions) {
+        c.*o.field = a.getInt(o.option);
+    }
+    for (const auto& o : kIntOptions) {
+        c.*o.field = a.getInt32(o.option, "Stage-B");
+    }
+    for (const auto& o : kRealOptions) {
+        c.*o.field = a.getDouble(o.option);
+    }
     c.seed = std::uint64_t(a.getInt("seed"));
     c.validate();
     const std::string output = a.get("output");
     const std::string state = a.get("state").empty() ? output + ".fit-state" : a.get("state");
-    const std::string dtype = a.get("store-dtype");
-    if (dtype != "F32" && dtype != "BF16") {  // before hours of fitting, not after
-        fail("unsupported codebook dtype", output, "store-dtype", "F32 or BF16", dtype);
-    }
-    CodebookMetadataOptions mo;
+    CodebookFileRequest request;
+    request.output = output;
+    request.state = state;
+    request.storeDtype = a.get("store-dtype");
+    CodebookMetadataOptions& mo = request.metadata;
     mo.bootstrap = a.getInt("diagnostics-bootstrap");
-    mo.randomCodebooks = intOption("diagnostics-random");
+    mo.randomCodebooks = a.getInt32("diagnostics-random", "Stage-B");
     if (mo.bootstrap < 0 || mo.randomCodebooks < 0) {
         fail("invalid diagnostics option", {},
              mo.bootstrap < 0 ? "diagnostics-bootstrap" : "diagnostics-random", ">= 0",
              std::to_string(mo.bootstrap < 0 ? mo.bootstrap : mo.randomCodebooks));
     }
-    ExemplarOptions eo;
-    eo.perCodeword = intOption("exemplars");
+    ExemplarOptions& eo = request.exemplars;
+    eo.perCodeword = a.getInt32("exemplars", "Stage-B");
     eo.thumbnailSide = a.flagSet("exemplar-thumbnails") ? kDefaultExemplarThumbnailSide : 0;
     if (eo.perCodeword < 0 || eo.perCodeword > kMaxExemplarsPerCodeword) {
         fail("invalid exemplar option", {}, "exemplars",
@@ -167,40 +175,9 @@ int run(const ArgParser& a) {
     // mini-batch); every check of the cache is made here, before the fit.
     const CacheReader reader = CacheReader::open(a.get("cache"));
     Progress progress = terminalProgress(a.flagSet("json"));
-    // A state this run creates goes when the run fails after the fit (fitCodebook removes it on
-    // its own failures): no `.fit-state` beside a codebook that was never written. A state of an
-    // earlier stopped run, and any state on Ctrl-C, stays for resuming.
-    std::error_code ec;
-    const bool stateExisted = std::filesystem::exists(std::filesystem::symlink_status(state, ec));
-    FitResult r;
-    CodebookExemplarTables exemplars;
-    try {
-        r = fitCodebook(reader, c, &progress, state);
-        // The stored diagnostics (core/analysis/diagnostics.h) take the rows as one tensor: the
-        // cache is read whole only now, after the fit's working set is gone.
-        SketchCache cache = SketchCache::load(a.get("cache"));
-        // Diagnostics of the codebook as stored (BF16 rounding included), as `once diagnose`
-        // sees it.
-        Codebook stored =
-            Codebook::fromTensor(r.codebook, cache.backbone, cache.featureSource, output);
-        FitResult asStored = r;
-        if (dtype == "BF16") {
-            asStored.codebook = r.codebook.to(at::kBFloat16).to(at::kFloat);
-        }
-        auto meta = trainedCodebookMetadata(cache, asStored, mo, &progress);
-        // Corpus usage and exemplars of the codebook as stored, for the studio's explorer.
-        exemplars = selectCodebookExemplars(cache, asStored.codebook, eo, &progress);
-        std::vector<std::pair<std::string, at::Tensor>> tensors;
-        exemplars.addTo(meta, tensors);
-        saveCodebookFile(stored, output, dtype, meta, tensors);
-        r.metadata["diagnostics"] = meta.at("diagnostics");
-    } catch (const OnceError&) {
-        if (!stateExisted) {
-            std::filesystem::remove(state, ec);
-        }
-        throw;
-    }
-    std::filesystem::remove(state, ec);
+    const CodebookFileResult result = fitCodebookFile(reader, c, request, &progress);
+    const FitResult& r = result.fit;
+    const CodebookExemplarTables& exemplars = result.exemplars;
     nlohmann::json j = {{"codebook", output},
                         {"K", r.codebook.size(0)},
                         {"D", r.codebook.size(1)},

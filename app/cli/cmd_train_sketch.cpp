@@ -2,7 +2,6 @@
 #include <ATen/ATen.h>
 
 #include <iostream>
-#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -54,19 +53,12 @@ void declare(ArgParser& p) {
 int run(const ArgParser& a) {
     // Values that parse but mean nothing (bins 0, R nan, ...) are errors of core's validate()
     // (exit 1, naming the option); an int option beyond int's range must not wrap around first.
-    auto intOption = [&](const std::string& name) {
-        const std::int64_t v = a.getInt(name);
-        if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-            fail("invalid Stage-A option", {}, name, "a 32-bit integer", std::to_string(v));
-        }
-        return int(v);
-    };
     SketchCacheOptions o;
-    o.sketch.bins = intOption("bins");
+    o.sketch.bins = a.getInt32("bins", "Stage-A");
     o.sketch.tokensPerRep = a.getDouble("R");
     o.sketch.mMin = a.getInt("m-min");
     o.sketch.mMax = a.getInt("m-max");
-    o.sketch.iterations = intOption("iters");
+    o.sketch.iterations = a.getInt32("iters", "Stage-A");
     o.sketch.seed = std::uint64_t(a.getInt("seed"));
     o.cap = a.getInt("cap");
     o.shardRows = a.getInt("shard-rows");

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "cli/dtype_option.h"
 #include "models/backbone.h"
 #include "models/visual_encoder.h"
 
@@ -56,30 +57,30 @@ std::string backboneFrom(const ArgParser& a, bool withEncoders) {
     return detectBackbone(model);
 }
 
-void declarePositions(ArgParser& p) {
-    p.option("positions", "first|mean|sequential",
-             "M-RoPE positions of pooled tokens (qwen3.5; docs/models.md): first = the position "
-             "of the group's first member in time (default), mean = the members' mean, "
-             "sequential = the prompt re-packed 1-D",
-             std::string("first"));
-}
-
-void declarePoolStride(ArgParser& p) {
+void declareVideoModelOptions(ArgParser& p, bool answers) {
+    declareDtype(p, answers ? "model compute dtype" : "encoder compute dtype");
+    declareBackbone(p, !answers);
+    declareSampling(p);
     p.option("pool-stride", "1|2",
              "LLaVA-OneVision patches per frame: 1 keeps all 27x27 (the paper's setting: 32 "
              "frames give 23,329 tokens); 2 pools bilinearly to 14x14, as transformers' "
              "LlavaOnevision model and lmms-eval's default do (6,273 tokens)",
              std::string("1"));
-}
-
-void declarePromptFormat(ArgParser& p) {
-    p.option("prompt-format", "auto|llava-next|chat-template|transformers5|qwen3-vl",
-             "LLaVA-OneVision: auto = the folder's chat template when it is the llava-hf one (as "
-             "transformers applies it), else LLaVA-NeXT's conv_qwen with its system turn (the "
-             "paper's lmms-eval runs). Qwen3.5: auto = transformers5 (the video between the "
-             "template's own vision start/end, as transformers 5 expands it), qwen3-vl (Qwen's "
-             "original processor, vLLM)",
-             std::string("auto"));
+    if (answers) {
+        p.option("prompt-format", "auto|llava-next|chat-template|transformers5|qwen3-vl",
+                 "LLaVA-OneVision: auto = the folder's chat template when it is the llava-hf one "
+                 "(as transformers applies it), else LLaVA-NeXT's conv_qwen with its system turn "
+                 "(the paper's lmms-eval runs). Qwen3.5: auto = transformers5 (the video between "
+                 "the template's own vision start/end, as transformers 5 expands it), qwen3-vl "
+                 "(Qwen's original processor, vLLM)",
+                 std::string("auto"))
+            .option("positions", "first|mean|sequential",
+                    "M-RoPE positions of pooled tokens (qwen3.5; docs/models.md): first = the "
+                    "position of the group's first member in time (default), mean = the "
+                    "members' mean, sequential = the prompt re-packed 1-D",
+                    std::string("first"));
+    }
+    declareVideoLimits(p);
 }
 
 void declareVideoLimits(ArgParser& p) {

@@ -20,13 +20,11 @@ void declareBackbone(ArgParser& p, bool withEncoders);
 /// The backbone of --backbone: "auto" is the model folder's (config.json), or "demo" when
 /// `withEncoders` and no --model is given. Throws OnceError naming config.json.
 std::string backboneFrom(const ArgParser& a, bool withEncoders);
-/// --positions first|mean|sequential (commands that answer questions).
-void declarePositions(ArgParser& p);
-/// --pool-stride 1|2, default 1, with how it relates to transformers and to the paper.
-void declarePoolStride(ArgParser& p);
-/// --prompt-format auto|llava-next|chat-template|transformers5|qwen3-vl (commands that answer
-/// questions; the values of each backbone).
-void declarePromptFormat(ArgParser& p);
+/// The options of every command that turns video into model tokens, in one order: --dtype,
+/// --backbone, --sampling, --pool-stride (1|2, with how it relates to transformers and to the
+/// paper), the decoding limits; with `answers` (commands that answer questions with a language
+/// model: --backbone then lists only those) also --prompt-format and --positions.
+void declareVideoModelOptions(ArgParser& p, bool answers);
 
 /// --max-decoded-gib G and --max-frame-megapixels M: the decoding limits of docs/security.md.
 void declareVideoLimits(ArgParser& p);

@@ -1,6 +1,7 @@
 // once-studio: the ONCE Studio desktop application.
 //   once-studio [FILE…]            open videos, feature files, codebooks or model folders
 //   once-studio --demo             start with the embedded demo loaded
+//   once-studio --session FILE     reopen a saved session (.oncesession)
 //   once-studio --screenshot PNG   load the demo, save a picture of the window, quit
 #include <QApplication>
 #include <QCommandLineParser>
@@ -44,7 +45,11 @@ int main(int argc, char** argv) {
         QStringLiteral("lang"),
         QCoreApplication::translate("main", "Interface language for this run (en, zh_CN)."),
         QStringLiteral("LANG"));
-    parser.addOptions({demo, screenshot, language});
+    const QCommandLineOption session(
+        QStringLiteral("session"),
+        QCoreApplication::translate("main", "Reopen the session saved in FILE (.oncesession)."),
+        QStringLiteral("FILE"));
+    parser.addOptions({demo, screenshot, language, session});
     parser.addPositionalArgument(
         QStringLiteral("files"),
         QCoreApplication::translate("main", "Videos, feature files, codebooks or model folders."),
@@ -67,17 +72,19 @@ int main(int argc, char** argv) {
 
     once::studio::MainWindow window;
     window.show();
-    auto* session = window.session();
     for (const QString& path : parser.positionalArguments()) {
-        session->openPath(path);
+        window.openAnyPath(path);
+    }
+    if (parser.isSet(session)) {
+        window.openSessionFile(parser.value(session));
     }
     if (parser.isSet(demo) || parser.isSet(screenshot)) {
-        session->loadDemo();
+        window.session()->loadDemo();
     }
     if (parser.isSet(screenshot)) {
         const QString path = parser.value(screenshot);
         // When all work is done (or failed), give the views a moment to paint, then save.
-        QObject::connect(session, &once::studio::StudioSession::busyChanged, &window,
+        QObject::connect(window.session(), &once::studio::StudioSession::busyChanged, &window,
                          [&window, path](bool busy) {
                              if (busy) {
                                  return;

@@ -7,6 +7,7 @@
 #include <QDialog>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeyEvent>
@@ -14,6 +15,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -40,12 +42,14 @@
 #include "question/question_panel.h"
 #include "recent_files_menu.h"
 #include "session/session_binder.h"
+#include "session/session_document.h"
 #include "session/studio_session.h"
 #include "settings_dialog.h"
 #include "studio_application.h"
 #include "tasks/background_task.h"
 #include "tasks/task_status.h"
 #include "trainer/trainer_panel.h"
+#include "util/error.h"
 #include "version_info.h"
 
 namespace once::studio {
@@ -126,7 +130,8 @@ MainWindow::MainWindow(QWidget* parent)
         log(message);
         statusBar()->showMessage(message, 15000);
     });
-    connect(recent_, &RecentFilesMenu::openRequested, session_, &StudioSession::openPath);
+    connect(recent_, &RecentFilesMenu::openRequested, this, &MainWindow::openAnyPath);
+    connect(session_, &StudioSession::reencodeOffered, this, &MainWindow::offerReencode);
     trainer_->setPipelineSettings(session_->pipelineSettings(), QString());
 
     wireFeedback();
@@ -289,6 +294,9 @@ void MainWindow::createMenus() {
     file->addAction(tr("Open &Model Folder…"), this, &MainWindow::openModelFolder);
     file->addAction(tr("Open &Evaluation Results…"), charts_, &ChartsPanel::openEvaluationResults);
     file->addAction(tr("Open &Analysis Results…"), charts_, &ChartsPanel::openAnalysisResults);
+    file->addAction(tr("Open &Session…"), this, &MainWindow::openSession);
+    file->addAction(tr("Sa&ve Session…"), this, &MainWindow::saveSession)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     recent_ = new RecentFilesMenu(this);
     file->addMenu(recent_);
     file->addSeparator();
@@ -432,6 +440,124 @@ void MainWindow::openModelFolder() {
 
 void MainWindow::loadDemo() {
     session_->loadDemo();
+}
+
+QString MainWindow::sessionSuffix() {
+    return QStringLiteral(".oncesession");
+}
+
+void MainWindow::openAnyPath(const QString& path) {
+    if (path.endsWith(sessionSuffix(), Qt::CaseInsensitive)) {
+        openSessionFile(path);
+    } else {
+        session_->openPath(path);
+    }
+}
+
+void MainWindow::openSession() {
+    const QString path = askOpenFile(tr("Open Session"),
+                                     tr("ONCE sessions (*%1);;All files (*)").arg(sessionSuffix()));
+    if (!path.isEmpty()) {
+        openSessionFile(path);
+    }
+}
+
+void MainWindow::saveSession() {
+    AppSettings settings;
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Session"), settings.lastFolder(),
+                                     tr("ONCE sessions (*%1);;All files (*)").arg(sessionSuffix()));
+    if (path.isEmpty()) {
+        return;
+    }
+    if (!path.endsWith(sessionSuffix(), Qt::CaseInsensitive) &&
+        QFileInfo(path).suffix().isEmpty()) {
+        path += sessionSuffix();
+    }
+    settings.setLastFolder(QFileInfo(path).absolutePath());
+    saveSessionFile(path);
+}
+
+bool MainWindow::saveSessionFile(const QString& path) {
+    try {
+        writeSessionFile(
+            path,
+            captureSession(*session_, session_->video().isEmpty() ? -1 : overlay_->currentFrame()));
+    } catch (const once::OnceError& e) {
+        showError(tr("Cannot save the session"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    recent_->add(QFileInfo(path).absoluteFilePath());
+    log(tr("Session saved to %1").arg(path));
+    statusBar()->showMessage(tr("Session saved to %1").arg(path), 10000);
+    return true;
+}
+
+void MainWindow::openSessionFile(const QString& path) {
+    once::ParsedSession parsed;
+    try {
+        parsed = readSessionFile(path);
+    } catch (const once::OnceError& e) {
+        showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
+        return;
+    }
+    QStringList problems;
+    for (const auto& p : parsed.problems) {
+        problems << QString::fromStdString(p.message());
+    }
+    log(tr("Opening session %1").arg(path));
+    const auto frame = parsed.session.frame;
+    restoreSession(
+        *session_, parsed.session, path, problems, [this, path, frame](QStringList problems) {
+            if (frame) {
+                if (*frame < overlay_->frameCount()) {
+                    overlay_->setCurrentFrame(int(*frame));
+                } else {
+                    problems << QString::fromStdString(once::SessionProblem{
+                        QFile::encodeName(path).toStdString(), "frame",
+                        "a frame index below " + std::to_string(overlay_->frameCount()),
+                        std::to_string(*frame)}
+                                                           .message());
+                }
+            }
+            recent_->add(QFileInfo(path).absoluteFilePath());
+            if (!problems.isEmpty()) {
+                showError(
+                    tr("The session was opened without some of its parts"),
+                    tr("%1 could not restore everything; the rest is open.\n\n%2")
+                        .arg(QFileInfo(path).fileName(), problems.join(QStringLiteral("\n\n"))));
+            }
+            emit sessionRestored(problems);
+        });
+}
+
+void MainWindow::offerReencode(const QString& featuresBackbone, const QString& modelBackbone) {
+    const auto title = &SessionBinder::encoderTitle;
+    if (reencodeBox_) {
+        reencodeBox_->close();
+    }
+    // Non-blocking like the error box: loading and the window go on while it is open.
+    reencodeBox_ = new QMessageBox(
+        QMessageBox::Question, tr("Re-encode the Video?"),
+        tr("The video's features come from the %1 encoder; the model folder's encoder is %2. "
+           "Re-encode the video with it, so the model, its codebooks and the charts see the same "
+           "features?")
+            .arg(title(featuresBackbone), title(modelBackbone)),
+        QMessageBox::NoButton, this);
+    reencodeBox_->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* reencode = reencodeBox_->addButton(tr("&Re-encode"), QMessageBox::AcceptRole);
+    reencodeBox_->addButton(tr("&Not Now"), QMessageBox::RejectRole);
+    reencodeBox_->setDefaultButton(reencode);
+    connect(reencodeBox_, &QMessageBox::buttonClicked, this,
+            [this, reencode, featuresBackbone, title](QAbstractButton* button) {
+                if (button == reencode) {
+                    session_->reencodeVideo();
+                } else {
+                    log(tr("The video keeps the features of the %1 encoder.")
+                            .arg(title(featuresBackbone)));
+                }
+            });
+    reencodeBox_->open();
 }
 
 void MainWindow::showSettings() {
@@ -625,7 +751,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
         return rank(a) < rank(b);
     });
     for (const QString& p : paths) {
-        session_->openPath(p);
+        openAnyPath(p);
     }
     event->acceptProposedAction();
 }

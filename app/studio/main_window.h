@@ -42,6 +42,15 @@ class MainWindow : public QMainWindow {
     CodebookExplorer* codebookExplorer() const { return explorer_; }
     /// The error dialog shown last (null when none is open).
     QMessageBox* errorDialog() const { return errorBox_; }
+    /// The offer to re-encode the video with an opened model folder's encoder (null when none
+    /// is open).
+    QMessageBox* reencodeOffer() const { return reencodeBox_; }
+    /// The suffix of session files, with its dot.
+    static QString sessionSuffix();
+
+  signals:
+    /// A session file was restored (its loads ended); `problems` lists what was skipped.
+    void sessionRestored(const QStringList& problems);
 
   public slots:
     void openVideo();
@@ -49,6 +58,17 @@ class MainWindow : public QMainWindow {
     void openCodebook();
     void openModelFolder();
     void loadDemo();
+    /// File ▸ Open Session… / Save Session… (session/session_document.h).
+    void openSession();
+    void saveSession();
+    /// Reopens the session in `path`: what cannot be restored is listed in one dialog when
+    /// the rest has loaded (sessionRestored tells when).
+    void openSessionFile(const QString& path);
+    /// Saves the current session to `path`; false (with an error dialog) when it fails.
+    bool saveSessionFile(const QString& path);
+    /// Opens `path` as whatever it is: a session file (.oncesession) or any input of
+    /// StudioSession::openPath (recent files, drops, the command line).
+    void openAnyPath(const QString& path);
     void showSettings();
     void resetLayout();
     void showAbout();
@@ -89,6 +109,8 @@ class MainWindow : public QMainWindow {
     void updateTitle();
     /// Keeps status text, actions and the trainer's chart in step with the session (issue 16).
     void wireFeedback();
+    /// The re-encode offer after a model folder (issue 16).
+    void offerReencode(const QString& featuresBackbone, const QString& modelBackbone);
 
     StudioSession* session_;
     GroupOverlay* overlay_;
@@ -109,6 +131,7 @@ class MainWindow : public QMainWindow {
     QAction* measureAction_ = nullptr;
     QString hoverMessage_;
     QPointer<QMessageBox> errorBox_;
+    QPointer<QMessageBox> reencodeBox_;
     QByteArray defaultState_;
 };
 

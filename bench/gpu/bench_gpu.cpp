@@ -18,16 +18,14 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <fstream>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench_cli.h"
 #include "codebook/codebook.h"
 #include "compress/assign_backend.h"
 #include "compress/compression.h"
@@ -47,21 +45,11 @@
 #endif
 
 using namespace once;
+using once::bench::Args;
+using once::bench::writeJson;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-// --key value arguments.
-struct Args {
-    std::map<std::string, std::string> kv;
-    std::string get(const std::string& k, const std::string& def) const {
-        auto it = kv.find(k);
-        return it == kv.end() ? def : it->second;
-    }
-    std::int64_t getInt(const std::string& k, std::int64_t def) const {
-        return kv.count(k) ? std::stoll(kv.at(k)) : def;
-    }
-};
 
 void synchronize(const at::Device& device) {
 #ifdef ONCE_HAVE_GPU
@@ -96,17 +84,6 @@ at::Tensor clusteredTokens(std::int64_t n, std::int64_t d, const at::TensorOptio
     const at::Tensor centres = at::randn({512, d}, on.dtype(at::kFloat));
     const at::Tensor pick = at::randint(0, 512, {n}, on.dtype(at::kLong));
     return centres.index_select(0, pick) + 0.5 * at::randn({n, d}, on.dtype(at::kFloat));
-}
-
-void writeJson(const Args& a, const nlohmann::json& j) {
-    const std::string out = a.get("out", "");
-    std::cout << j.dump(2) << "\n";
-    if (!out.empty()) {
-        std::ofstream f(out + ".tmp");
-        f << j.dump(2) << "\n";
-        f.close();
-        std::rename((out + ".tmp").c_str(), out.c_str());
-    }
 }
 
 nlohmann::json deviceJson(const at::Device& device) {
@@ -258,19 +235,22 @@ int compress(const Args& a) {
     const double gemm = timeIt(device, 2, reps, [&] { (void)at::mm(xn, cnT); });
 
     nlohmann::json j = deviceJson(device);
-    j["bench"] = "compress";
-    j["shape"] = {{"N", n}, {"K", k}, {"D", d}, {"B", budget}, {"L", l}, {"dtype", "bfloat16"}};
-    j["backend"] = assignment.backend + "/" + assignment.kernel;
-    j["seconds"] = {{"ours", ours},
-                    {"ours_assign", assign},
-                    {"ours_select_reassign_pool", steps25},
-                    {"eager_libtorch", eager},
-                    {"gemm_same_shape", gemm}};
-    j["ratios"] = {{"eager_over_ours", eager / ours},
-                   {"ours_over_gemm", ours / gemm},
-                   {"targets", "eager_over_ours >= 1.5, ours_over_gemm <= 1.25"}};
-    j["outputs"] = r.numOutputs;
-    j["fallback_tokens"] = r.fallbackTokens;
+    j.update(
+        {{"bench", "compress"},
+         {"shape", {{"N", n}, {"K", k}, {"D", d}, {"B", budget}, {"L", l}, {"dtype", "bfloat16"}}},
+         {"backend", assignment.backend + "/" + assignment.kernel},
+         {"seconds",
+          {{"ours", ours},
+           {"ours_assign", assign},
+           {"ours_select_reassign_pool", steps25},
+           {"eager_libtorch", eager},
+           {"gemm_same_shape", gemm}}},
+         {"ratios",
+          {{"eager_over_ours", eager / ours},
+           {"ours_over_gemm", ours / gemm},
+           {"targets", "eager_over_ours >= 1.5, ours_over_gemm <= 1.25"}}},
+         {"outputs", r.numOutputs},
+         {"fallback_tokens", r.fallbackTokens}});
     writeJson(a, j);
     return 0;
 }
@@ -420,19 +400,20 @@ int e2e(const Args& a) {
         r["speedup_prefill"] = densePrefill / r["prefill"].get<double>();
     }
     nlohmann::json j = deviceJson(device);
-    j["bench"] = "e2e";
-    j["model"] = modelDir;
-    j["dtype"] = {
-        {"requested", dtype.requested}, {"resolved", dtype.resolved}, {"reason", dtype.reason}};
-    j["frames"] = frames;
-    j["image_size"] = image;
-    j["new_tokens"] = newTokens;
-    j["load_seconds"] = loadSeconds;
-    j["llm_weight_bytes"] = weightBytes;
-    j["copy_bandwidth_bytes_per_s"] = bandwidth;
-    j["hidden"] = model.config().hiddenSize;
-    j["layers"] = model.config().numLayers;
-    j["runs"] = runs;
+    j.update(
+        {{"bench", "e2e"},
+         {"model", modelDir},
+         {"dtype",
+          {{"requested", dtype.requested}, {"resolved", dtype.resolved}, {"reason", dtype.reason}}},
+         {"frames", frames},
+         {"image_size", image},
+         {"new_tokens", newTokens},
+         {"load_seconds", loadSeconds},
+         {"llm_weight_bytes", weightBytes},
+         {"copy_bandwidth_bytes_per_s", bandwidth},
+         {"hidden", model.config().hiddenSize},
+         {"layers", model.config().numLayers},
+         {"runs", runs}});
     writeJson(a, j);
     return 0;
 }

@@ -18,37 +18,40 @@ from safetensors import safe_open
 from safetensors.torch import save_file
 from transformers import LlavaOnevisionConfig, LlavaOnevisionForConditionalGeneration
 
+def qwen2(vocab_size, hidden_size, intermediate_size, layers, heads, kv_heads, max_positions,
+          rope_theta, tie):
+    """A Qwen2 language model's config; what the sizes leave open is the same in all three."""
+    return dict(model_type="qwen2", vocab_size=vocab_size, hidden_size=hidden_size,
+                intermediate_size=intermediate_size, num_hidden_layers=layers,
+                num_attention_heads=heads, num_key_value_heads=kv_heads,
+                max_position_embeddings=max_positions, rms_norm_eps=1e-6,
+                tie_word_embeddings=tie,
+                rope_parameters={"rope_type": "default", "rope_theta": rope_theta})
+
+
+def siglip(hidden_size, intermediate_size, layers, heads, image_size):
+    """A SigLIP vision tower's config (14 px patches)."""
+    return dict(model_type="siglip_vision_model", hidden_size=hidden_size,
+                intermediate_size=intermediate_size, num_hidden_layers=layers,
+                num_attention_heads=heads, image_size=image_size, patch_size=14)
+
+
+# SigLIP-so400m with 26 layers kept: the vision tower of both published models.
+SO400M = siglip(1152, 4304, layers=26, heads=16, image_size=384)
+
 ARCH = {
-    # llava-hf/llava-onevision-qwen2-7b-ov-hf: Qwen2-7B + SigLIP-so400m (26 layers kept).
-    "7b": dict(text=dict(model_type="qwen2", vocab_size=152064, hidden_size=3584,
-                         intermediate_size=18944, num_hidden_layers=28, num_attention_heads=28,
-                         num_key_value_heads=4, max_position_embeddings=32768,
-                         rms_norm_eps=1e-6, tie_word_embeddings=False,
-                         rope_parameters={"rope_type": "default", "rope_theta": 1000000.0}),
-               vision=dict(model_type="siglip_vision_model", hidden_size=1152,
-                           intermediate_size=4304, num_hidden_layers=26, num_attention_heads=16,
-                           image_size=384, patch_size=14),
-               tie=False),
+    # llava-hf/llava-onevision-qwen2-7b-ov-hf: Qwen2-7B + SigLIP-so400m.
+    "7b": dict(text=qwen2(152064, 3584, 18944, layers=28, heads=28, kv_heads=4,
+                          max_positions=32768, rope_theta=1000000.0, tie=False),
+               vision=SO400M),
     # llava-hf/llava-onevision-qwen2-0.5b-ov-hf: Qwen2-0.5B, same vision tower.
-    "0.5b": dict(text=dict(model_type="qwen2", vocab_size=151936, hidden_size=896,
-                           intermediate_size=4864, num_hidden_layers=24, num_attention_heads=14,
-                           num_key_value_heads=2, max_position_embeddings=32768,
-                           rms_norm_eps=1e-6, tie_word_embeddings=True,
-                           rope_parameters={"rope_type": "default", "rope_theta": 1000000.0}),
-                 vision=dict(model_type="siglip_vision_model", hidden_size=1152,
-                             intermediate_size=4304, num_hidden_layers=26,
-                             num_attention_heads=16, image_size=384, patch_size=14),
-                 tie=True),
+    "0.5b": dict(text=qwen2(151936, 896, 4864, layers=24, heads=14, kv_heads=2,
+                            max_positions=32768, rope_theta=1000000.0, tie=True),
+                 vision=SO400M),
     # The CPU dry run: the same code at toy sizes (4×4 patches of 14 px per frame).
-    "tiny": dict(text=dict(model_type="qwen2", vocab_size=1000, hidden_size=64,
-                           intermediate_size=112, num_hidden_layers=2, num_attention_heads=4,
-                           num_key_value_heads=2, max_position_embeddings=4096,
-                           rms_norm_eps=1e-6, tie_word_embeddings=False,
-                           rope_parameters={"rope_type": "default", "rope_theta": 10000.0}),
-                 vision=dict(model_type="siglip_vision_model", hidden_size=32,
-                             intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
-                             image_size=56, patch_size=14),
-                 tie=False),
+    "tiny": dict(text=qwen2(1000, 64, 112, layers=2, heads=4, kv_heads=2, max_positions=4096,
+                            rope_theta=10000.0, tie=False),
+                 vision=siglip(32, 64, layers=2, heads=2, image_size=56)),
 }
 
 
@@ -62,7 +65,7 @@ def config(arch, shrink=False):
                       image_size=28, patch_size=14)
     return LlavaOnevisionConfig(text_config=text, vision_config=vision,
                                 vision_feature_layer=-1, vision_feature_select_strategy="full",
-                                tie_word_embeddings=a["tie"])
+                                tie_word_embeddings=text["tie_word_embeddings"])
 
 
 def saved_names(arch):

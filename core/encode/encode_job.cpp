@@ -76,26 +76,27 @@ EncodeReport encodeVideoToFile(const std::string& video, const std::string& outp
 }
 
 std::string encodeReportJson(const EncodeReport& r) {
-    nlohmann::json j;
-    j["video"] = r.video;
-    j["output"] = r.output;
-    j["backbone"] = r.backbone;
-    j["sampling"] = r.sampling;
-    j["notices"] = r.notices;
-    j["source_sha256"] = r.sourceSha256;
-    j["frames"] = r.frames;
-    j["patches"] = r.patches;
-    j["dim"] = r.dim;
-    j["grid"] = std::to_string(r.gridH) + "x" + std::to_string(r.gridW);
-    j["video_info"] = {{"container", r.info.container},
-                       {"codec", r.info.codec},
-                       {"width", r.info.width},
-                       {"height", r.info.height},
-                       {"frame_count", r.info.frameCount},
-                       {"fps", r.info.fps},
-                       {"duration", r.info.duration}};
-    j["seconds"] = {
-        {"decode", r.decodeSeconds}, {"encode", r.encodeSeconds}, {"total", r.totalSeconds}};
+    const nlohmann::json j = {
+        {"video", r.video},
+        {"output", r.output},
+        {"backbone", r.backbone},
+        {"sampling", r.sampling},
+        {"notices", r.notices},
+        {"source_sha256", r.sourceSha256},
+        {"frames", r.frames},
+        {"patches", r.patches},
+        {"dim", r.dim},
+        {"grid", std::to_string(r.gridH) + "x" + std::to_string(r.gridW)},
+        {"video_info",
+         {{"container", r.info.container},
+          {"codec", r.info.codec},
+          {"width", r.info.width},
+          {"height", r.info.height},
+          {"frame_count", r.info.frameCount},
+          {"fps", r.info.fps},
+          {"duration", r.info.duration}}},
+        {"seconds",
+         {{"decode", r.decodeSeconds}, {"encode", r.encodeSeconds}, {"total", r.totalSeconds}}}};
     return j.dump();
 }
 

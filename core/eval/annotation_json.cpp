@@ -3,6 +3,7 @@
 #include <charconv>
 #include <limits>
 
+#include "eval/benchmark.h"
 #include "util/error.h"
 #include "util/json_file.h"
 
@@ -86,6 +87,23 @@ int jsonInt(const nlohmann::json& r, const std::string& key, const std::string& 
     fail("annotation field has the wrong type", file, where + "." + key,
          "an integer (or a string of digits)",
          printableExcerpt(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+}
+
+Benchmark readQuestionList(const std::string& annotations, const BenchmarkInfo& info,
+                           const std::function<EvalQuestion(const nlohmann::json&, std::size_t,
+                                                            const std::string&)>& question) {
+    const nlohmann::json doc = readJsonFile(annotations);
+    if (!doc.is_array()) {
+        fail(info.label + " annotations are not a list of records", annotations, "(top level)",
+             "a JSON list or JSON Lines", doc.type_name());
+    }
+    Benchmark b;
+    b.name = info.name;
+    b.maxNewTokens = info.maxNewTokens;
+    for (std::size_t i = 0; i < doc.size(); ++i) {
+        b.questions.push_back(question(doc[i], i, "[" + std::to_string(i) + "]"));
+    }
+    return b;
 }
 
 std::vector<std::string> jsonStrings(const nlohmann::json& r, const std::string& key,

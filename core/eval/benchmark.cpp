@@ -57,4 +57,33 @@ std::string resolveVideo(const std::string& dir, const std::vector<std::string>&
     return resolved.front();
 }
 
+std::string withoutAnswerPrefixes(const std::string& output,
+                                  std::initializer_list<const char*> prefixes) {
+    const auto b = output.find_first_not_of(" \t\n\r\f\v");
+    std::string s = b == std::string::npos
+                        ? ""
+                        : output.substr(b, output.find_last_not_of(" \t\n\r\f\v") - b + 1);
+    for (const char* prefix : prefixes) {
+        for (std::size_t at; (at = s.find(prefix)) != std::string::npos;) {
+            s.erase(at, std::string(prefix).size());
+        }
+    }
+    return s;
+}
+
+EvalRecord questionRecord(const std::string& benchmark, const EvalQuestion& q,
+                          const std::string& method,
+                          const std::map<std::string, std::string>& params, std::int64_t budget,
+                          std::uint64_t seed) {
+    return EvalRecord{.benchmark = benchmark,
+                      .questionId = q.id,
+                      .videoId = q.videoId,
+                      .task = q.task,
+                      .method = method,
+                      .params = params,
+                      .budget = budget,
+                      .seed = seed,
+                      .answer = optionLetter(q.answer)};
+}
+
 }  // namespace once

@@ -5,8 +5,11 @@
 // annotation files; loadBenchmark() picks the reader by name.
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
+
+#include "eval/eval_record.h"
 
 namespace once {
 
@@ -33,6 +36,12 @@ struct Benchmark {
 /// "A" for 0, "B" for 1, ...
 std::string optionLetter(int index);
 
+/// `output` without surrounding whitespace and with every occurrence of each of `prefixes`
+/// removed, in order: the first steps of the lmms-eval parsers of Video-MME and LongVideoBench
+/// (each with its own prefix list).
+std::string withoutAnswerPrefixes(const std::string& output,
+                                  std::initializer_list<const char*> prefixes);
+
 /// Reads `annotations` (file or folder, see each reader) with videos under `videoDir`.
 /// Throws OnceError naming the file and field for a bad annotation and, for an unknown name,
 /// the known benchmarks.
@@ -46,5 +55,13 @@ std::vector<std::string> benchmarkNames();
 /// out is refused with an OnceError naming the annotation `file` and the entry `field`.
 std::string resolveVideo(const std::string& dir, const std::vector<std::string>& candidates,
                          const std::string& file, const std::string& field);
+
+/// The record of question `q` of `benchmark` answered by `method` with `params` at `budget`,
+/// before the model runs: the question's identity and task, the run's key fields and the correct
+/// letter (what the runner starts each record from).
+EvalRecord questionRecord(const std::string& benchmark, const EvalQuestion& q,
+                          const std::string& method,
+                          const std::map<std::string, std::string>& params, std::int64_t budget,
+                          std::uint64_t seed);
 
 }  // namespace once

@@ -18,16 +18,8 @@ struct Job {
 
 EvalRecord skeleton(const Benchmark& b, const EvalQuestion& q, const Job& j, std::uint64_t seed,
                     const std::string& config) {
-    EvalRecord r;
-    r.benchmark = b.name;
-    r.questionId = q.id;
-    r.videoId = q.videoId;
-    r.task = q.task;
-    r.method = j.method;
-    r.params = j.params;
-    r.budget = j.budget;
-    r.seed = j.method == "dense" ? 0 : seed;
-    r.answer = optionLetter(q.answer);
+    EvalRecord r =
+        questionRecord(b.name, q, j.method, j.params, j.budget, j.method == "dense" ? 0 : seed);
     r.config = config;
     return r;
 }

@@ -31,18 +31,10 @@ std::string stripOptionLetter(const std::string& option) {
 }  // namespace
 
 std::string videommeParse(const std::string& output) {
-    const auto b = output.find_first_not_of(" \t\n\r\f\v");
-    std::string s = b == std::string::npos
-                        ? ""
-                        : output.substr(b, output.find_last_not_of(" \t\n\r\f\v") - b + 1);
     // The list as written in utils.py, where two missing commas join pairs of prefixes.
-    for (const char* prefix :
-         {"The best answer is", "The correct answer is", "The answer is", "The answer",
-          "The best option isThe correct option is", "Best answer:Best option:"}) {
-        for (std::size_t at; (at = s.find(prefix)) != std::string::npos;) {
-            s.erase(at, std::string(prefix).size());
-        }
-    }
+    const std::string s = withoutAnswerPrefixes(
+        output, {"The best answer is", "The correct answer is", "The answer is", "The answer",
+                 "The best option isThe correct option is", "Best answer:Best option:"});
     // "More than 10 words and no A-D" and "no A-D" both give "": one test covers both.
     const auto letter = s.find_first_of("ABCD");
     if (letter == std::string::npos) {
@@ -52,55 +44,49 @@ std::string videommeParse(const std::string& output) {
 }
 
 Benchmark readVideomme(const std::string& annotations, const std::string& videoDir) {
-    nlohmann::json doc = readJsonFile(annotations);
-    if (!doc.is_array()) {
-        fail("Video-MME annotations are not a list of records", annotations, "(top level)",
-             "a JSON list or JSON Lines", doc.type_name());
-    }
-    Benchmark b;
-    b.name = "videomme";
-    b.maxNewTokens = 16;  // videomme.yaml generation_kwargs
-    for (std::size_t i = 0; i < doc.size(); ++i) {
-        const std::string where = "[" + std::to_string(i) + "]";
-        const auto& r = doc[i];
-        EvalQuestion q;
-        q.videoId = jsonString(r, "videoID", annotations, where);
-        q.id = r.contains("question_id") ? jsonString(r, "question_id", annotations, where)
-                                         : q.videoId + "-" + std::to_string(i);
-        q.task = jsonString(r, "task_type", annotations, where);
-        jsonString(r, "duration", annotations, where);  // required by the format; not used
-        q.videoPath =
-            resolveVideo(videoDir, {q.videoId + ".mp4", q.videoId + ".MP4", q.videoId + ".mkv"},
-                         annotations, where + ".videoID");
-        q.question = jsonString(r, "question", annotations, where);
-        const auto options = jsonStrings(r, "options", annotations, where);
-        if (options.empty() || options.size() > kMaxOptions) {
-            fail("Video-MME question needs 1 to 26 options", annotations, where + ".options",
-                 "1..26", std::to_string(options.size()));
-        }
-        std::string listed;
-        for (std::size_t k = 0; k < options.size(); ++k) {
-            q.options.push_back(stripOptionLetter(options[k]));
-            if (k > 0) {
-                listed += "\n";
+    // videomme.yaml generation_kwargs: 16 new tokens.
+    Benchmark b = readQuestionList(
+        annotations, {"videomme", "Video-MME", 16},
+        [&](const nlohmann::json& r, std::size_t i, const std::string& where) {
+            EvalQuestion q;
+            q.videoId = jsonString(r, "videoID", annotations, where);
+            q.id = r.contains("question_id") ? jsonString(r, "question_id", annotations, where)
+                                             : q.videoId + "-" + std::to_string(i);
+            q.task = jsonString(r, "task_type", annotations, where);
+            jsonString(r, "duration", annotations, where);  // required by the format; not used
+            q.videoPath =
+                resolveVideo(videoDir, {q.videoId + ".mp4", q.videoId + ".MP4", q.videoId + ".mkv"},
+                             annotations, where + ".videoID");
+            q.question = jsonString(r, "question", annotations, where);
+            const auto options = jsonStrings(r, "options", annotations, where);
+            if (options.empty() || options.size() > kMaxOptions) {
+                fail("Video-MME question needs 1 to 26 options", annotations, where + ".options",
+                     "1..26", std::to_string(options.size()));
             }
-            listed += options[k];
-        }
-        const std::string answer = jsonString(r, "answer", annotations, where);
-        if (answer.size() != 1 || answer[0] < 'A' || answer[0] >= 'A' + int(options.size())) {
-            fail("Video-MME answer is not an option letter", annotations, where + ".answer",
-                 "A.." + optionLetter(int(options.size()) - 1), answer);
-        }
-        q.answer = answer[0] - 'A';
-        // videomme_doc_to_text: option_prompt \n question \n options \n post_prompt, with
-        // videomme.yaml's default post_prompt "\nAnswer the question with A, B, C, or D.".
-        q.prompt =
-            "Select the best answer to the following multiple-choice question based on the video "
-            "and the subtitles. Respond with only the letter (A, B, C, or D) of the correct "
-            "option.\n" +
-            q.question + "\n" + listed + "\n" + "\nAnswer the question with A, B, C, or D.";
-        b.questions.push_back(std::move(q));
-    }
+            std::string listed;
+            for (std::size_t k = 0; k < options.size(); ++k) {
+                q.options.push_back(stripOptionLetter(options[k]));
+                if (k > 0) {
+                    listed += "\n";
+                }
+                listed += options[k];
+            }
+            const std::string answer = jsonString(r, "answer", annotations, where);
+            if (answer.size() != 1 || answer[0] < 'A' || answer[0] >= 'A' + int(options.size())) {
+                fail("Video-MME answer is not an option letter", annotations, where + ".answer",
+                     "A.." + optionLetter(int(options.size()) - 1), answer);
+            }
+            q.answer = answer[0] - 'A';
+            // videomme_doc_to_text: option_prompt \n question \n options \n post_prompt, with
+            // videomme.yaml's default post_prompt "\nAnswer the question with A, B, C, or D.".
+            q.prompt =
+                "Select the best answer to the following multiple-choice question based on the "
+                "video "
+                "and the subtitles. Respond with only the letter (A, B, C, or D) of the correct "
+                "option.\n" +
+                q.question + "\n" + listed + "\n" + "\nAnswer the question with A, B, C, or D.";
+            return q;
+        });
     b.parse = [](const std::string& output, const EvalQuestion&) { return videommeParse(output); };
     return b;
 }

@@ -94,53 +94,43 @@ void scaleMinK4(int j, const std::uint8_t* q, std::uint8_t& sc, std::uint8_t& m)
     }
 }
 
-void q4_k(const std::uint8_t* b, float* y) {  // {f16 d; f16 dmin; u8 scales[12]; u8 qs[128]}
+// Q4_K and Q5_K: a super-block of 8 sub-blocks of 32 values, each with a 6-bit scale and min
+// (scaleMinK4), value = d·scale·q − dmin·min. `quant(pair, l, high)` is the unsigned quant of
+// value l of the first (high false) or second half of the pair-th 64 values.
+template <class Quant>
+void superBlockWithMins(const std::uint8_t* b, float* y, Quant quant) {
     const float d = f16(b), dmin = f16(b + 2);
     const std::uint8_t* scales = b + 4;
-    const std::uint8_t* q = b + 16;
-    int is = 0;
-    for (int j = 0; j < QK_K; j += 64) {
-        std::uint8_t sc, m;
-        scaleMinK4(is, scales, sc, m);
-        const float d1 = d * float(sc), m1 = dmin * float(m);
-        scaleMinK4(is + 1, scales, sc, m);
-        const float d2 = d * float(sc), m2 = dmin * float(m);
-        for (int l = 0; l < 32; ++l) {
-            *y++ = d1 * float(q[l] & 0x0F) - m1;
+    for (int pair = 0; pair < QK_K / 64; ++pair) {
+        for (int half = 0; half < 2; ++half) {
+            std::uint8_t sc, m;
+            scaleMinK4(2 * pair + half, scales, sc, m);
+            const float scale = d * float(sc), min = dmin * float(m);
+            for (int l = 0; l < 32; ++l) {
+                *y++ = scale * float(quant(pair, l, half == 1)) - min;
+            }
         }
-        for (int l = 0; l < 32; ++l) {
-            *y++ = d2 * float(q[l] >> 4) - m2;
-        }
-        q += 32;
-        is += 2;
     }
 }
 
-// {f16 d; f16 dmin; u8 scales[12]; u8 qh[32]; u8 qs[128]}
+void q4_k(const std::uint8_t* b, float* y) {  // {f16 d; f16 dmin; u8 scales[12]; u8 qs[128]}
+    const std::uint8_t* q = b + 16;
+    superBlockWithMins(b, y, [q](int pair, int l, bool high) {
+        const std::uint8_t v = q[32 * pair + l];
+        return high ? v >> 4 : v & 0x0F;
+    });
+}
+
+// {f16 d; f16 dmin; u8 scales[12]; u8 qh[32]; u8 qs[128]}: the fifth bit of value l of
+// sub-block j is bit j of qh[l].
 void q5_k(const std::uint8_t* b, float* y) {
-    const float d = f16(b), dmin = f16(b + 2);
-    const std::uint8_t* scales = b + 4;
     const std::uint8_t* qh = b + 16;
     const std::uint8_t* ql = b + 48;
-    int is = 0;
-    std::uint8_t u1 = 1, u2 = 2;
-    for (int j = 0; j < QK_K; j += 64) {
-        std::uint8_t sc, m;
-        scaleMinK4(is, scales, sc, m);
-        const float d1 = d * float(sc), m1 = dmin * float(m);
-        scaleMinK4(is + 1, scales, sc, m);
-        const float d2 = d * float(sc), m2 = dmin * float(m);
-        for (int l = 0; l < 32; ++l) {
-            *y++ = d1 * float((ql[l] & 0x0F) + (qh[l] & u1 ? 16 : 0)) - m1;
-        }
-        for (int l = 0; l < 32; ++l) {
-            *y++ = d2 * float((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
-        }
-        ql += 32;
-        is += 2;
-        u1 = std::uint8_t(u1 << 2);
-        u2 = std::uint8_t(u2 << 2);
-    }
+    superBlockWithMins(b, y, [qh, ql](int pair, int l, bool high) {
+        const std::uint8_t v = ql[32 * pair + l];
+        const int bit = 1 << (2 * pair + (high ? 1 : 0));
+        return (high ? v >> 4 : v & 0x0F) + (qh[l] & bit ? 16 : 0);
+    });
 }
 
 void q6_k(const std::uint8_t* b, float* y) {  // {u8 ql[128]; u8 qh[64]; i8 scales[16]; f16 d}

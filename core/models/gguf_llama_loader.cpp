@@ -116,46 +116,38 @@ Qwen2Model Qwen2Model::loadGguf(const GgufFile& g, const Qwen2LoadOptions& optio
     const at::Device device = resolveDevice(options.device);
     const at::ScalarType dtype =
         parseModelDtype(options.dtype == "auto" ? c.dtype : options.dtype, "dtype");
-    const std::int64_t H = c.hiddenSize, I = c.intermediateSize, hd = c.headDim;
-    const std::int64_t qDim = c.numHeads * hd, kvDim = c.numKvHeads * hd;
-
+    const std::int64_t H = c.hiddenSize, hd = c.headDim;
     // De-quantised in F32 on the CPU, then un-permuted, then cast: the same order as
     // transformers, so a float32 model holds the very same values.
+    m.loadDecoder(
+        {.embed = "token_embd.weight",
+         .norm = "output_norm.weight",
+         .layers = "blk.",
+         .inNorm = "attn_norm.weight",
+         .postNorm = "ffn_norm.weight",
+         .q = "attn_q.weight",
+         .k = "attn_k.weight",
+         .v = "attn_v.weight",
+         .o = "attn_output.weight",
+         .qb = "attn_q.bias",
+         .kb = "attn_k.bias",
+         .vb = "attn_v.bias",
+         .ob = "attn_output.bias",
+         .gate = "ffn_gate.weight",
+         .up = "ffn_up.weight",
+         .down = "ffn_down.weight"},
+        [&](const std::string& name, const std::vector<std::int64_t>& shape,
+            std::int64_t rotaryHeads, bool optional) {
+            if (optional && !g.hasTensor(name)) {
+                return at::Tensor();
+            }
+            const at::Tensor t = g.tensor(name, shape);
+            return rotaryHeads > 0 ? unpermuteRotaryRows(t, rotaryHeads) : t;
+        },
+        device, dtype);
     auto load = [&](const std::string& name, std::vector<std::int64_t> shape) {
         return g.tensor(name, shape).to(device, dtype).contiguous();
     };
-    auto optional = [&](const std::string& name, std::vector<std::int64_t> shape) {
-        return g.hasTensor(name) ? load(name, shape) : at::Tensor();
-    };
-    auto rotary = [&](const std::string& name, std::vector<std::int64_t> shape, std::int64_t n) {
-        return unpermuteRotaryRows(g.tensor(name, shape), n).to(device, dtype).contiguous();
-    };
-    m.embedTokens_ = load("token_embd.weight", {c.vocabSize, H});
-    m.norm_ = load("output_norm.weight", {H});
-    for (std::int64_t i = 0; i < c.numLayers; ++i) {
-        const std::string p = "blk." + std::to_string(i) + ".";
-        Layer l;
-        l.inNorm = load(p + "attn_norm.weight", {H});
-        l.postNorm = load(p + "ffn_norm.weight", {H});
-        l.q = rotary(p + "attn_q.weight", {qDim, H}, c.numHeads);
-        l.k = rotary(p + "attn_k.weight", {kvDim, H}, c.numKvHeads);
-        l.v = load(p + "attn_v.weight", {kvDim, H});
-        l.o = load(p + "attn_output.weight", {H, qDim});
-        if (g.hasTensor(p + "attn_q.bias")) {
-            l.qb = unpermuteRotaryRows(g.tensor(p + "attn_q.bias", {qDim}), c.numHeads)
-                       .to(device, dtype);
-        }
-        if (g.hasTensor(p + "attn_k.bias")) {
-            l.kb = unpermuteRotaryRows(g.tensor(p + "attn_k.bias", {kvDim}), c.numKvHeads)
-                       .to(device, dtype);
-        }
-        l.vb = optional(p + "attn_v.bias", {kvDim});
-        l.ob = optional(p + "attn_output.bias", {H});
-        l.gate = load(p + "ffn_gate.weight", {I, H});
-        l.up = load(p + "ffn_up.weight", {I, H});
-        l.down = load(p + "ffn_down.weight", {H, I});
-        m.layers_.push_back(std::move(l));
-    }
     m.lmHead_ = c.tieWordEmbeddings ? m.embedTokens_ : load("output.weight", {c.vocabSize, H});
     // Rotary inverse frequencies as Qwen2Model::load computes them (default or linear).
     at::Tensor inv =

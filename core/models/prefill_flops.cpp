@@ -8,16 +8,9 @@
 namespace once {
 
 LlmShape LlmShape::qwen2_7b() {
-    LlmShape s;
-    s.name = "Qwen2-7B";
-    s.layers = 28;
-    s.hidden = 3584;
-    s.intermediate = 18944;
-    s.heads = 28;
-    s.kvHeads = 4;
-    s.headDim = 128;
-    s.vocab = 152064;
-    return s;
+    // Qwen/Qwen2-7B's config.json: name, layers, hidden, intermediate, heads, kv heads, head
+    // dim, vocabulary (the order of LlmShape's fields).
+    return {"Qwen2-7B", 28, 3584, 18944, 28, 4, 128, 152064};
 }
 
 namespace {
@@ -25,16 +18,14 @@ namespace {
 // The transformer sizes both configs name alike (Qwen2Config, Qwen3_5TextConfig).
 template <class Config>
 LlmShape transformerShape(const Config& c, std::string name) {
-    LlmShape s;
-    s.name = std::move(name);
-    s.layers = c.numLayers;
-    s.hidden = c.hiddenSize;
-    s.intermediate = c.intermediateSize;
-    s.heads = c.numHeads;
-    s.kvHeads = c.numKvHeads;
-    s.headDim = c.headDim;
-    s.vocab = c.vocabSize;
-    return s;
+    return {.name = std::move(name),
+            .layers = c.numLayers,
+            .hidden = c.hiddenSize,
+            .intermediate = c.intermediateSize,
+            .heads = c.numHeads,
+            .kvHeads = c.numKvHeads,
+            .headDim = c.headDim,
+            .vocab = c.vocabSize};
 }
 
 }  // namespace

@@ -67,6 +67,38 @@ at::ScalarType parseModelDtype(const std::string& name, const std::string& field
     fail("unsupported dtype", {}, field, "float32, float16 or bfloat16", name);
 }
 
+void Qwen2Model::loadDecoder(const TensorNames& n, const TensorSource& read, at::Device device,
+                             at::ScalarType dtype) {
+    const Qwen2Config& c = config_;
+    const std::int64_t H = c.hiddenSize, I = c.intermediateSize, hd = c.headDim;
+    const std::int64_t qDim = c.numHeads * hd, kvDim = c.numKvHeads * hd;
+    auto get = [&](const std::string& name, std::vector<std::int64_t> shape,
+                   std::int64_t rotaryHeads = 0, bool optional = false) {
+        const at::Tensor t = read(name, shape, rotaryHeads, optional);
+        return t.defined() ? t.to(device, dtype).contiguous() : t;
+    };
+    embedTokens_ = get(n.embed, {c.vocabSize, H});
+    norm_ = get(n.norm, {H});
+    for (std::int64_t i = 0; i < c.numLayers; ++i) {
+        const std::string p = n.layers + std::to_string(i) + ".";
+        Layer l;
+        l.inNorm = get(p + n.inNorm, {H});
+        l.postNorm = get(p + n.postNorm, {H});
+        l.q = get(p + n.q, {qDim, H}, c.numHeads);
+        l.k = get(p + n.k, {kvDim, H}, c.numKvHeads);
+        l.v = get(p + n.v, {kvDim, H});
+        l.o = get(p + n.o, {H, qDim});
+        l.qb = get(p + n.qb, {qDim}, c.numHeads, true);
+        l.kb = get(p + n.kb, {kvDim}, c.numKvHeads, true);
+        l.vb = get(p + n.vb, {kvDim}, 0, true);
+        l.ob = get(p + n.ob, {H}, 0, true);
+        l.gate = get(p + n.gate, {I, H});
+        l.up = get(p + n.up, {I, H});
+        l.down = get(p + n.down, {H, I});
+        layers_.push_back(std::move(l));
+    }
+}
+
 Qwen2Model Qwen2Model::load(const HfCheckpoint& ckpt, const Qwen2LoadOptions& options) {
     Qwen2Model m;
     const std::string configFile = ckpt.file("config.json");
@@ -82,35 +114,32 @@ Qwen2Model Qwen2Model::load(const HfCheckpoint& ckpt, const Qwen2LoadOptions& op
                            "model.language_model.embed_tokens.weight"});
     const std::string base =
         embedName.substr(0, embedName.size() - std::string("embed_tokens.weight").size());
-    const std::int64_t H = c.hiddenSize, I = c.intermediateSize, hd = c.headDim;
-    const std::int64_t qDim = c.numHeads * hd, kvDim = c.numKvHeads * hd;
-
+    const std::int64_t H = c.hiddenSize;
     auto load = [&](const std::string& name, std::vector<std::int64_t> shape) {
         return ckpt.get(name, shape).to(device, dtype).contiguous();
     };
-    auto optional = [&](const std::string& name, std::vector<std::int64_t> shape) {
-        return ckpt.has(name) ? load(name, shape) : at::Tensor();
-    };
-    m.embedTokens_ = load(embedName, {c.vocabSize, H});
-    m.norm_ = load(base + "norm.weight", {H});
-    for (std::int64_t i = 0; i < c.numLayers; ++i) {
-        const std::string p = base + "layers." + std::to_string(i) + ".";
-        Layer l;
-        l.inNorm = load(p + "input_layernorm.weight", {H});
-        l.postNorm = load(p + "post_attention_layernorm.weight", {H});
-        l.q = load(p + "self_attn.q_proj.weight", {qDim, H});
-        l.k = load(p + "self_attn.k_proj.weight", {kvDim, H});
-        l.v = load(p + "self_attn.v_proj.weight", {kvDim, H});
-        l.o = load(p + "self_attn.o_proj.weight", {H, qDim});
-        l.qb = optional(p + "self_attn.q_proj.bias", {qDim});
-        l.kb = optional(p + "self_attn.k_proj.bias", {kvDim});
-        l.vb = optional(p + "self_attn.v_proj.bias", {kvDim});
-        l.ob = optional(p + "self_attn.o_proj.bias", {H});
-        l.gate = load(p + "mlp.gate_proj.weight", {I, H});
-        l.up = load(p + "mlp.up_proj.weight", {I, H});
-        l.down = load(p + "mlp.down_proj.weight", {H, I});
-        m.layers_.push_back(std::move(l));
-    }
+    m.loadDecoder(
+        {.embed = embedName,
+         .norm = base + "norm.weight",
+         .layers = base + "layers.",
+         .inNorm = "input_layernorm.weight",
+         .postNorm = "post_attention_layernorm.weight",
+         .q = "self_attn.q_proj.weight",
+         .k = "self_attn.k_proj.weight",
+         .v = "self_attn.v_proj.weight",
+         .o = "self_attn.o_proj.weight",
+         .qb = "self_attn.q_proj.bias",
+         .kb = "self_attn.k_proj.bias",
+         .vb = "self_attn.v_proj.bias",
+         .ob = "self_attn.o_proj.bias",
+         .gate = "mlp.gate_proj.weight",
+         .up = "mlp.up_proj.weight",
+         .down = "mlp.down_proj.weight"},
+        [&](const std::string& name, const std::vector<std::int64_t>& shape, std::int64_t,
+            bool optional) {
+            return optional && !ckpt.has(name) ? at::Tensor() : ckpt.get(name, shape);
+        },
+        device, dtype);
     // The head: untied checkpoints store it beside the decoder; tied ones reuse the embedding.
     const std::string headPrefix = base.substr(0, base.size() - std::string("model.").size());
     std::vector<std::string> headNames = {headPrefix + "lm_head.weight", "lm_head.weight"};
@@ -133,16 +162,21 @@ at::ScalarType Qwen2Model::dtype() const {
     return embedTokens_.scalar_type();
 }
 
-at::Tensor Qwen2Model::embed(const at::Tensor& ids) const {
-    at::Tensor i = ids.to(device(), at::kLong);
+at::Tensor embedTokenIds(const at::Tensor& table, const at::Tensor& ids) {
+    at::Tensor i = ids.to(table.device(), at::kLong);
+    const std::int64_t vocab = table.size(0);
     if (i.numel() > 0 &&
-        (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= config_.vocabSize)) {
+        (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= vocab)) {
         fail("token id outside the model's vocabulary", {}, "input_ids",
-             "0.." + std::to_string(config_.vocabSize - 1),
+             "0.." + std::to_string(vocab - 1),
              std::to_string(i.min().item<std::int64_t>()) + ".." +
                  std::to_string(i.max().item<std::int64_t>()));
     }
-    return at::embedding(embedTokens_, i);
+    return at::embedding(table, i);
+}
+
+at::Tensor Qwen2Model::embed(const at::Tensor& ids) const {
+    return embedTokenIds(embedTokens_, ids);
 }
 
 at::Tensor Qwen2Model::rmsNorm(const at::Tensor& x, const at::Tensor& w) const {

@@ -5,6 +5,7 @@
 // Checked against transformers' Qwen2ForCausalLM and LlavaOnevisionForConditionalGeneration.
 #include <ATen/core/Tensor.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,22 @@ class Qwen2Model {
     struct Layer {
         at::Tensor inNorm, postNorm, q, k, v, o, qb, kb, vb, ob, gate, up, down;
     };
+    /// Tensor names of one file layout (Hugging Face or GGUF): the embedding, the final norm, the
+    /// prefix of layer i (`layers` + i + ".") and, after it, each layer tensor's name.
+    struct TensorNames {
+        std::string embed, norm, layers;
+        std::string inNorm, postNorm, q, k, v, o, qb, kb, vb, ob, gate, up, down;
+    };
+    /// Reads tensor `name` of `shape` (any dtype, any device); `rotaryHeads` > 0 marks the rows
+    /// of a rotary projection of that many heads (GGUF stores them permuted). Returns an undefined
+    /// tensor when `optional` and absent; throws OnceError naming the file and tensor otherwise.
+    using TensorSource =
+        std::function<at::Tensor(const std::string& name, const std::vector<std::int64_t>& shape,
+                                 std::int64_t rotaryHeads, bool optional)>;
+    /// Fills the embedding, the final norm and the layers (config_ set) from `read`, cast to
+    /// `dtype` on `device`: the one decoder layout both loaders read.
+    void loadDecoder(const TensorNames& names, const TensorSource& read, at::Device device,
+                     at::ScalarType dtype);
     at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& w) const;
     /// Rows per chunk of a layer's position-wise parts (projections, rope, MLP) for S rows.
     std::int64_t rowChunk(std::int64_t S) const;
@@ -97,6 +114,11 @@ class Qwen2Model {
     at::Tensor embedTokens_, norm_, lmHead_, invFreq_;
     std::vector<Layer> layers_;
 };
+
+/// Rows of the embedding `table` [vocab, hidden] for token `ids` [S] (any integer dtype, any
+/// device; moved to the table's); throws OnceError naming input_ids when one is outside the
+/// vocabulary. The token embedding of every decoder here.
+at::Tensor embedTokenIds(const at::Tensor& table, const at::Tensor& ids);
 
 /// "float32"/"float16"/"bfloat16" (also "f32", "fp16", "bf16") → dtype; throws OnceError.
 at::ScalarType parseModelDtype(const std::string& name, const std::string& field = "dtype");

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
@@ -84,32 +86,29 @@ SiglipVision SiglipVision::load(const HfCheckpoint& ck, const std::string& prefi
     v.patchW_ = get("embeddings.patch_embedding.weight", {d, 3, p, p}).reshape({d, 3 * p * p});
     v.patchB_ = get("embeddings.patch_embedding.bias", {d});
     v.posEmb_ = get("embeddings.position_embedding.weight", {g * g, d});
+    // name.weight [rows, cols] (or [rows] for a norm) and name.bias [rows].
+    auto affine = [&](const std::string& name, std::int64_t rows, std::int64_t cols = 0) {
+        return std::pair{get(name + ".weight", cols ? std::vector{rows, cols} : std::vector{rows}),
+                         get(name + ".bias", {rows})};
+    };
     for (std::int64_t i = 0; i < deepest; ++i) {
         const std::string l = "encoder.layers." + std::to_string(i) + ".";
         Layer L;
-        L.ln1W = get(l + "layer_norm1.weight", {d});
-        L.ln1B = get(l + "layer_norm1.bias", {d});
-        L.qW = get(l + "self_attn.q_proj.weight", {d, d});
-        L.qB = get(l + "self_attn.q_proj.bias", {d});
-        L.kW = get(l + "self_attn.k_proj.weight", {d, d});
-        L.kB = get(l + "self_attn.k_proj.bias", {d});
-        L.vW = get(l + "self_attn.v_proj.weight", {d, d});
-        L.vB = get(l + "self_attn.v_proj.bias", {d});
-        L.oW = get(l + "self_attn.out_proj.weight", {d, d});
-        L.oB = get(l + "self_attn.out_proj.bias", {d});
-        L.ln2W = get(l + "layer_norm2.weight", {d});
-        L.ln2B = get(l + "layer_norm2.bias", {d});
-        L.fc1W = get(l + "mlp.fc1.weight", {f, d});
-        L.fc1B = get(l + "mlp.fc1.bias", {f});
-        L.fc2W = get(l + "mlp.fc2.weight", {d, f});
-        L.fc2B = get(l + "mlp.fc2.bias", {d});
+        std::tie(L.ln1W, L.ln1B) = affine(l + "layer_norm1", d);
+        // q, k and v fused into one matmul (same result, one pass over the activations).
+        std::vector<at::Tensor> w, bias;
+        for (const char* proj : {"q_proj", "k_proj", "v_proj"}) {
+            auto [pw, pb] = affine(l + "self_attn." + proj, d, d);
+            w.push_back(pw);
+            bias.push_back(pb);
+        }
+        L.qW = at::cat(w, 0);
+        L.qB = at::cat(bias, 0);
+        std::tie(L.oW, L.oB) = affine(l + "self_attn.out_proj", d, d);
+        std::tie(L.ln2W, L.ln2B) = affine(l + "layer_norm2", d);
+        std::tie(L.fc1W, L.fc1B) = affine(l + "mlp.fc1", f, d);
+        std::tie(L.fc2W, L.fc2B) = affine(l + "mlp.fc2", d, f);
         v.layers_.push_back(std::move(L));
-    }
-    // Fuse q, k, v into one matmul (same result, one pass over the activations).
-    for (Layer& L : v.layers_) {
-        L.qW = at::cat({L.qW, L.kW, L.vW}, 0);
-        L.qB = at::cat({L.qB, L.kB, L.vB}, 0);
-        L.kW = L.kB = L.vW = L.vB = at::Tensor();
     }
     return v;
 }

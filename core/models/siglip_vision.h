@@ -58,7 +58,9 @@ class SiglipVision {
 
   private:
     struct Layer {
-        at::Tensor ln1W, ln1B, qW, qB, kW, kB, vW, vB, oW, oB, ln2W, ln2B, fc1W, fc1B, fc2W, fc2B;
+        at::Tensor ln1W, ln1B;
+        at::Tensor qW, qB;  ///< q, k and v projections fused: [3·d, d], [3·d]
+        at::Tensor oW, oB, ln2W, ln2B, fc1W, fc1B, fc2W, fc2B;
     };
     at::Tensor layerForward(const Layer& l, const at::Tensor& x,
                             at::Tensor* attentionReceived = nullptr) const;

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "codebook/codebook_exemplars.h"
 #include "io/tensor_io.h"
+#include "train/cache_reader.h"
 #include "train/exemplar_pixels.h"
 #include "train/sketch_cache.h"
 #include "train/sketch_provenance.h"
@@ -20,9 +22,6 @@ namespace fs = std::filesystem;
 namespace once {
 
 namespace {
-
-// Representatives assigned per pass (bounds the F32 copy of a tile of BF16 rows).
-constexpr std::int64_t kAssignTileRows = 65536;
 
 std::vector<std::string> parts(const fs::path& p) {
     std::vector<std::string> out;
@@ -108,8 +107,19 @@ void CodebookExemplarTables::addTo(std::map<std::string, std::string>& metadata,
     }
 }
 
-CodebookExemplarTables selectCodebookExemplars(const SketchCache& cache, const at::Tensor& codebook,
-                                               const ExemplarOptions& options, Progress* progress) {
+namespace {
+
+// What the selection reads of a cache, loaded or mapped: the representatives a tile at a time
+// and the per-row columns whole.
+struct SelectionInput {
+    std::int64_t rows = 0, dim = 0;
+    std::function<at::Tensor(std::int64_t, std::int64_t)> tile;  ///< BF16 rows [b, e)
+    at::Tensor weights, video, exemplar;                         ///< exemplar may be undefined
+    const std::vector<std::string>* sources = nullptr;
+};
+
+CodebookExemplarTables select(const SelectionInput& in, const at::Tensor& codebook,
+                              const ExemplarOptions& options, Progress* progress) {
     if (options.perCodeword < 0 || options.perCodeword > kMaxExemplarsPerCodeword) {
         fail("invalid exemplar option", {}, "exemplars",
              "0.." + std::to_string(kMaxExemplarsPerCodeword), std::to_string(options.perCodeword));
@@ -119,45 +129,48 @@ CodebookExemplarTables selectCodebookExemplars(const SketchCache& cache, const a
              "0.." + std::to_string(kMaxExemplarThumbnailSide),
              std::to_string(options.thumbnailSide));
     }
-    if (codebook.dim() != 2 || codebook.size(1) != cache.reps.size(1)) {
-        fail("the codebook's width differs from the cache's", {}, "codebook",
-             "[K, " + std::to_string(cache.reps.size(1)) + "]", shapeString(codebook.sizes()));
+    if (options.tileRows < 1) {
+        fail("invalid exemplar option", {}, "tileRows", ">= 1", std::to_string(options.tileRows));
     }
-    const std::int64_t k = codebook.size(0), u = cache.reps.size(0);
+    if (codebook.dim() != 2 || codebook.size(1) != in.dim) {
+        fail("the codebook's width differs from the cache's", {}, "codebook",
+             "[K, " + std::to_string(in.dim) + "]", shapeString(codebook.sizes()));
+    }
+    const std::vector<std::string>& sources = *in.sources;
+    const std::int64_t k = codebook.size(0), u = in.rows;
     const at::Tensor centroids = normalizeRows(codebook);
     at::Tensor nearest = at::empty({u}, at::kLong), cosine = at::empty({u}, at::kFloat);
     if (progress) {
         progress->begin("codebook exemplars", double(u));
     }
-    for (std::int64_t b = 0; b < u; b += kAssignTileRows) {
-        const std::int64_t e = std::min(u, b + kAssignTileRows);
-        Nearest nn = nearestCentroids(normalizeRows(cache.reps.slice(0, b, e)), centroids);
+    for (std::int64_t b = 0; b < u; b += options.tileRows) {
+        const std::int64_t e = b + std::min(u - b, options.tileRows);
+        Nearest nn = nearestCentroids(normalizeRows(in.tile(b, e)), centroids);
         nearest.slice(0, b, e).copy_(nn.ids);
         cosine.slice(0, b, e).copy_(nn.cosines);
         if (progress) {
             progress->update(double(e));
         }
     }
-    const std::int64_t numVideos = std::max<std::int64_t>(1, std::int64_t(cache.sources.size()));
-    const at::Tensor video = cache.video.to(at::kLong);
+    const std::int64_t numVideos = std::max<std::int64_t>(1, std::int64_t(sources.size()));
+    const at::Tensor video = in.video.to(at::kLong);
 
     CodebookExemplarTables t;
     t.usage = at::zeros({k, 3}, at::kLong);
-    t.usage.select(1, 0).index_add_(0, nearest, cache.weights.to(at::kLong));
+    t.usage.select(1, 0).index_add_(0, nearest, in.weights.to(at::kLong));
     t.usage.select(1, 1).index_add_(0, nearest, at::ones({u}, at::kLong));
     if (u > 0) {  // distinct (codeword, video) pairs
         const at::Tensor pairs = std::get<0>(at::_unique(nearest * numVideos + video, false));
         t.usage.select(1, 2).index_add_(0, at::floor_divide(pairs, numVideos),
                                         at::ones({pairs.size(0)}, at::kLong));
     }
-    const auto [root, relative] = commonRoot(cache.sources);
+    const auto [root, relative] = commonRoot(sources);
     t.root = root;
-    const bool provenance = cache.exemplar.defined() && cache.exemplar.size(0) == u;
+    const bool provenance = in.exemplar.defined() && in.exemplar.size(0) == u;
     t.perCodeword = provenance ? options.perCodeword : 0;
     if (t.perCodeword == 0) {
         return t;
     }
-
     // Representatives by (codeword, cosine descending, row): each codeword's candidates in
     // order of typicality.
     const std::int64_t* near = nearest.data_ptr<std::int64_t>();
@@ -202,7 +215,7 @@ CodebookExemplarTables selectCodebookExemplars(const SketchCache& cache, const a
     }
 
     // The videos the exemplars come from, in corpus order.
-    std::vector<std::int64_t> listIndex(cache.sources.size(), -1);
+    std::vector<std::int64_t> listIndex(sources.size(), -1);
     for (std::int64_t r : chosen) {
         if (r >= 0) {
             listIndex[std::size_t(vid[r])] = 0;
@@ -212,11 +225,11 @@ CodebookExemplarTables selectCodebookExemplars(const SketchCache& cache, const a
         if (listIndex[v] >= 0) {
             listIndex[v] = std::int64_t(t.videos.size());
             t.videos.push_back(relative[v]);
-            t.videoSources.push_back(cache.sources[v]);
+            t.videoSources.push_back(sources[v]);
         }
     }
     t.exemplars = at::full({k, e, kCodebookExemplarColumns}, -1, at::kInt);
-    const at::Tensor ex = cache.exemplar.contiguous();
+    const at::Tensor ex = in.exemplar.contiguous();
     const std::int32_t* src = ex.data_ptr<std::int32_t>();
     std::int32_t* dst = t.exemplars.data_ptr<std::int32_t>();
     for (std::size_t s = 0; s < chosen.size(); ++s) {
@@ -240,6 +253,34 @@ CodebookExemplarTables selectCodebookExemplars(const SketchCache& cache, const a
         cutExemplarThumbnails(t, options.thumbnailSide, options.limits, progress);
     }
     return t;
+}
+
+}  // namespace
+
+CodebookExemplarTables selectCodebookExemplars(const SketchCache& cache, const at::Tensor& codebook,
+                                               const ExemplarOptions& options, Progress* progress) {
+    SelectionInput in;
+    in.rows = cache.reps.size(0);
+    in.dim = cache.reps.size(1);
+    in.tile = [&cache](std::int64_t b, std::int64_t e) { return cache.reps.slice(0, b, e); };
+    in.weights = cache.weights;
+    in.video = cache.video;
+    in.exemplar = cache.exemplar;
+    in.sources = &cache.sources;
+    return select(in, codebook, options, progress);
+}
+
+CodebookExemplarTables selectCodebookExemplars(const CacheReader& cache, const at::Tensor& codebook,
+                                               const ExemplarOptions& options, Progress* progress) {
+    SelectionInput in;
+    in.rows = cache.rows();
+    in.dim = cache.dim();
+    in.tile = [&cache](std::int64_t b, std::int64_t e) { return cache.slice(b, e); };
+    in.weights = cache.weights();
+    in.video = cache.video();
+    in.exemplar = cache.exemplar();
+    in.sources = &cache.manifest().sources;
+    return select(in, codebook, options, progress);
 }
 
 void cutExemplarThumbnails(CodebookExemplarTables& t, int side, const VideoLimits& limits,

@@ -28,11 +28,19 @@
 namespace once {
 
 struct SketchCache;
+class CacheReader;
+
+/// Representatives assigned to their nearest codeword per pass (bounds the F32 copy of a tile:
+/// 65,536 × D × 4 bytes, 0.9 GiB at D = 3,584).
+constexpr std::int64_t kExemplarTileRows = 65536;
 
 struct ExemplarOptions {
     int perCodeword = 8;    ///< E, 0..kMaxExemplarsPerCodeword (0: usage only)
     int thumbnailSide = 0;  ///< S: cut thumbnails of S × S pixels from the corpus videos (0: none)
     VideoLimits limits;     ///< for decoding the corpus videos (thumbnails)
+    /// Rows per assignment pass (>= 1). The same tiles give the same bits from a loaded and a
+    /// mapped cache; tests shrink it to cross shard files within a tile.
+    std::int64_t tileRows = kExemplarTileRows;
 };
 
 struct CodebookExemplarTables {
@@ -55,8 +63,15 @@ struct CodebookExemplarTables {
 
 /// Usage and exemplars of `codebook` [K, D] over the cache's representatives (read in tiles).
 /// A cache without provenance (written before it) gives usage only (E = 0). OnceError naming
-/// the option when perCodeword or thumbnailSide is out of range, or the widths differ.
+/// the option when perCodeword, thumbnailSide or tileRows is out of range, or the widths differ.
 CodebookExemplarTables selectCodebookExemplars(const SketchCache& cache, const at::Tensor& codebook,
+                                               const ExemplarOptions& options = {},
+                                               Progress* progress = nullptr);
+/// The same tables, bit for bit, from a cache read through its mapped shard files (what
+/// `once train fit` uses): the representatives are copied out one tile at a time, so memory is
+/// a tile plus O(U) per-row scalars (the reader's int32 columns; each row's nearest codeword,
+/// cosine and sort order, about 40 bytes a row) instead of the U × D × 2 bytes of the cache.
+CodebookExemplarTables selectCodebookExemplars(const CacheReader& cache, const at::Tensor& codebook,
                                                const ExemplarOptions& options = {},
                                                Progress* progress = nullptr);
 

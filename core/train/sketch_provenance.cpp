@@ -16,25 +16,55 @@ namespace {
 
 // The decoder's `frame_indices` (encode/decode_encode.cpp): exactly `frames` decimal numbers in
 // 0..kMaxVideoFrames-1, or nothing (a feature file may hold anything there).
+// Frames a feature frame stands for: "temporal_patch_size" k of the encoder (Qwen3.5 merges
+// pairs of video frames into one feature frame, k = 2), 1 when absent. Untrusted (the feature
+// file's metadata): anything but a small positive integer counts as 1.
+std::int64_t temporalPatch(const EncodedVideo& video) {
+    const auto it = video.extra.find("temporal_patch_size");
+    if (it == video.extra.end()) {
+        return 1;
+    }
+    std::int64_t k = 1;
+    const std::string& s = it->second;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), k);
+    return ec == std::errc() && p == s.data() + s.size() && k >= 1 && k <= 16 ? k : 1;
+}
+
+// The decoded video frame of each feature frame, from "frame_indices" (one per decoded frame):
+// with k frames per feature frame, the first of each group (the last group may be short: the
+// processor pads it by repeating its last frame). Empty when the list is missing or does not
+// match `frames`.
 std::vector<std::int64_t> sourceFrames(const EncodedVideo& video, std::int64_t frames) {
     const auto it = video.extra.find("frame_indices");
     if (it == video.extra.end()) {
         return {};
     }
-    std::vector<std::int64_t> out;
+    const std::int64_t k = temporalPatch(video);
+    std::vector<std::int64_t> all;
     const std::string& s = it->second;
     std::size_t pos = 0;
-    while (pos <= s.size() && std::int64_t(out.size()) <= frames) {
+    while (pos <= s.size() && std::int64_t(all.size()) <= frames * k) {
         const std::size_t end = std::min(s.find(',', pos), s.size());
         std::int64_t v = -1;
         const auto [p, ec] = std::from_chars(s.data() + pos, s.data() + end, v);
         if (ec != std::errc() || p != s.data() + end || v < 0 || v >= kMaxVideoFrames) {
             return {};
         }
-        out.push_back(v);
+        all.push_back(v);
         pos = end + 1;
     }
-    return std::int64_t(out.size()) == frames ? out : std::vector<std::int64_t>{};
+    const std::int64_t n = std::int64_t(all.size());
+    if (n == frames) {
+        return all;
+    }
+    if (k > 1 && (n + k - 1) / k == frames) {
+        std::vector<std::int64_t> out;
+        for (std::int64_t i = 0; i < n; i += k) {
+            out.push_back(all[std::size_t(i)]);
+        }
+        return out;
+    }
+    return {};
 }
 
 std::int64_t timeMs(double seconds) {

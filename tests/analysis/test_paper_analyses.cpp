@@ -16,7 +16,6 @@
 #include "analysis/support_origin.h"
 #include "codebook/codebook.h"
 #include "eval/results_file.h"
-#include "features/feature_file.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "support/test_support.h"
@@ -232,20 +231,9 @@ class TestPaperAnalyses : public QObject {
         Codebook::fromTensor(s.codebook.to(at::kFloat), "demo").save(cb);
         QStringList features;
         for (std::size_t v = 0; v < s.videos.size(); ++v) {
-            EncodedVideo f;
-            f.features = s.videos[v].to(at::kFloat);
-            for (std::int64_t t = 0; t < 4; ++t) {
-                f.frameTimes.push_back(double(t));
-            }
-            f.backbone = "demo";
-            f.gridH = 3;
-            f.gridW = 3;
-            f.sampling = "uniform:4";
-            f.source = "synthetic";
-            f.sourceSha256 = std::string(64, '0');
-            f.featureSource = "synthetic";
-            std::string path = test::tempDir() + "/v" + std::to_string(v) + ".safetensors";
-            saveFeatureFile(f, path);
+            const std::string path = test::writeFeatureFile(
+                s.videos[v].to(at::kFloat),
+                test::tempDir() + "/v" + std::to_string(v) + ".safetensors", 1.0, "synthetic");
             features << "--features" << QString::fromStdString(path);
         }
         const QString dir = QString::fromStdString(test::tempDir());

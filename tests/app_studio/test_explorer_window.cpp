@@ -25,6 +25,7 @@
 #include "session/demo_assets.h"
 #include "session/studio_session.h"
 #include "studio_app_test.h"
+#include "studio_fixture.h"
 #include "support/test_support.h"
 #include "train/exemplar_pixels.h"
 #include "train/exemplar_selection.h"
@@ -110,12 +111,10 @@ class TestExplorerWindow : public QObject {
     }
 
     void theExplorerIsATabAndFollowsTheOverlay() {
-        MainWindow window;
-        window.resize(kScreenWidth, kScreenHeight - kTitleBarAllowance);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.session()->loadDemo();
-        QVERIFY(test::waitIdle(*window.session(), 300000));
+        const auto shown = test::shownWindow({kScreenWidth, kScreenHeight - kTitleBarAllowance});
+        QVERIFY(shown);
+        MainWindow& window = *shown;
+        QVERIFY(test::loadDemo(window));
         window.session()->openCodebook(codebook_);
         QVERIFY(waitExplorer(window));
         QCOMPARE(window.size(), QSize(kScreenWidth, kScreenHeight - kTitleBarAllowance));

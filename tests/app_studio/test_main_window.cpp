@@ -29,36 +29,22 @@
 #include "session/studio_session.h"
 #include "studio_app_test.h"
 #include "studio_application.h"
+#include "studio_fixture.h"
 #include "support/test_support.h"
 
 using namespace once::studio;
 
-namespace {
-QAction* findAction(QWidget* window, const QString& text) {
-    for (QAction* a : window->findChildren<QAction*>()) {
-        if (a->text().remove(QLatin1Char('&')) == text) {
-            return a;
-        }
-    }
-    return nullptr;
-}
-}  // namespace
+using test::findAction;
 
 class TestMainWindow : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        once::studio::test::initStudioTestApplication();
-        if (!DemoAssets::locate().hasVideo()) {
-            QSKIP("the demo video is not in this checkout");
-        }
-    }
+    void initTestCase() { test::initDemoSuite(); }
 
     void demoLoadsWithOneActionAndTheSliderDrivesTheOverlay() {
-        MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto shown = test::shownWindow();
+        QVERIFY(shown);
+        MainWindow& window = *shown;
         QAction* demo = findAction(&window, QStringLiteral("Load Demo"));
         QVERIFY(demo);
         QCOMPARE(demo->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_D));
@@ -115,14 +101,7 @@ class TestMainWindow : public QObject {
 
         // The screenshot for the README (docs/screenshots/), kept in the build tree; set
         // ONCE_SCREENSHOT_DIR to write it elsewhere (the source tree when refreshing it).
-        QTest::qWait(300);
-        const QString dir = qEnvironmentVariableIsSet("ONCE_SCREENSHOT_DIR")
-                                ? qEnvironmentVariable("ONCE_SCREENSHOT_DIR")
-                                : QStringLiteral(ONCE_BINARY_DIR "/screenshots");
-        QDir().mkpath(dir);
-        const QString shot = dir + QStringLiteral("/main_window.png");
-        QVERIFY(window.grab().save(shot));
-        const QImage image(shot);
+        const QImage image = test::saveScreenshot(window, QStringLiteral("main_window.png"));
         QVERIFY(image.width() >= 1200 && image.height() >= 800);
     }
 

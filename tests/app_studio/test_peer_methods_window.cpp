@@ -19,27 +19,21 @@
 #include "session/studio_session.h"
 #include "studio_app_test.h"
 #include "studio_application.h"
+#include "studio_fixture.h"
 
 using namespace once::studio;
 
 class TestPeerMethodsWindow : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() {
-        once::studio::test::initStudioTestApplication();
-        if (!DemoAssets::locate().hasVideo()) {
-            QSKIP("the demo video is not in this checkout");
-        }
-    }
+    void initTestCase() { test::initDemoSuite(); }
 
     void everyPeerRunsOnTheDemoLikeOnce() {
-        MainWindow window;
-        window.resize(1400, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.loadDemo();
+        const auto shown = test::shownWindow();
+        QVERIFY(shown);
+        MainWindow& window = *shown;
+        QVERIFY(test::loadDemo(window));
         StudioSession* session = window.session();
-        QVERIFY(test::waitIdle(*session, 300000));
         QVERIFY(session->codebook());
         const auto assignment = session->assignment();
         const int prepared = session->preparationCount();

@@ -20,6 +20,7 @@
 #include "main_window.h"
 #include "session/studio_session.h"
 #include "studio_app_test.h"
+#include "studio_fixture.h"
 #include "tasks/background_task.h"
 #include "tasks/task_status.h"
 
@@ -42,10 +43,9 @@ class TestSlowWork : public QObject {
     }
 
     void preparationAndSweepShowProgressAndCancel() {
-        MainWindow window;
-        window.resize(1366, 768);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto shown = test::shownWindow({1366, 768});
+        QVERIFY(shown);
+        MainWindow& window = *shown;
         StudioSession* session = window.session();
         TaskStatus* status = window.taskStatus();
         BudgetLatencyChart* chart = window.chartsPanel()->latencyChart();
@@ -108,10 +108,9 @@ class TestSlowWork : public QObject {
     }
 
     void aSlowRecompressionShowsInTheStatusBarAndMarksTheNumbers() {
-        MainWindow window;
-        window.resize(1366, 768);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto shown = test::shownWindow({1366, 768});
+        QVERIFY(shown);
+        MainWindow& window = *shown;
         StudioSession* session = window.session();
         TaskStatus* status = window.taskStatus();
         BudgetPanel* panel = window.budgetPanel();

@@ -16,6 +16,7 @@
 #include "session/demo_assets.h"
 #include "session/studio_session.h"
 #include "studio_app_test.h"
+#include "studio_fixture.h"
 
 using namespace once::studio;
 
@@ -91,20 +92,10 @@ class TestSmallScreen : public QObject {
         if (!DemoAssets::locate().hasVideo()) {
             QSKIP("the demo video is not in this checkout");
         }
-        MainWindow window;
-        window.resize(kScreenWidth, kScreenHeight - kTitleBarAllowance);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.session()->loadDemo();
-        QVERIFY(test::waitIdle(*window.session(), 300000));
-        QTest::qWait(300);
-        const QString dir = qEnvironmentVariableIsSet("ONCE_SCREENSHOT_DIR")
-                                ? qEnvironmentVariable("ONCE_SCREENSHOT_DIR")
-                                : QStringLiteral(ONCE_BINARY_DIR "/screenshots");
-        QDir().mkpath(dir);
-        const QString shot = dir + QStringLiteral("/studio_1366x768.png");
-        QVERIFY(window.grab().save(shot));
-        const QImage image(shot);
+        const auto window = test::shownWindow({kScreenWidth, kScreenHeight - kTitleBarAllowance});
+        QVERIFY(window);
+        QVERIFY(test::loadDemo(*window));
+        const QImage image = test::saveScreenshot(*window, QStringLiteral("studio_1366x768.png"));
         QCOMPARE(image.size() / image.devicePixelRatio(),
                  QSize(kScreenWidth, kScreenHeight - kTitleBarAllowance));
     }

@@ -12,6 +12,7 @@
 
 #include "features/feature_file.h"
 #include "support/test_support.h"
+#include "support/train_fixture.h"
 #include "train/cache_merge.h"
 #include "train/cache_reader.h"
 #include "train/sketch_cache.h"
@@ -64,14 +65,6 @@ SketchCacheOptions options() {
     return o;
 }
 
-std::map<std::string, std::string> folderBytes(const std::string& dir) {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::directory_iterator(dir)) {
-        out[e.path().filename().string()] = readWholeFile(e.path().string());
-    }
-    return out;
-}
-
 void replaceInFile(const std::string& path, const std::string& from, const std::string& to) {
     std::string s = readWholeFile(path);
     const auto at = s.find(from);
@@ -93,8 +86,8 @@ class TestCacheMerge : public QObject {
         corpus_ = corpus(dir_);
         auto s = buildSketchCache(corpus_, dir_ + "/single", options(), {}, nullptr);
         QCOMPARE(s.failed, std::int64_t(1));
-        QVERIFY(s.mMax < 64);                                // the cap binds
-        QVERIFY(folderBytes(dir_ + "/single").size() >= 4);  // several shard files
+        QVERIFY(s.mMax < 64);                                      // the cap binds
+        QVERIFY(test::folderBytes(dir_ + "/single").size() >= 4);  // several shard files
     }
 
     void mergeEqualsSingleProcessCache() {
@@ -112,7 +105,7 @@ class TestCacheMerge : public QObject {
             CacheMergeSummary m = mergeSketchCaches(dirs, out);
             QCOMPARE(m.videos, std::int64_t(11));
             QCOMPARE(m.failed, std::int64_t(1));
-            QVERIFY2(folderBytes(out) == folderBytes(dir_ + "/single"),
+            QVERIFY2(test::folderBytes(out) == test::folderBytes(dir_ + "/single"),
                      qPrintable(QString("N=%1").arg(n)));
         }
     }
@@ -141,7 +134,7 @@ class TestCacheMerge : public QObject {
                                  buildSketchCache(corpus_, dir_ + "/r0", o, {}, &stopper));
         auto s = buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr);
         QVERIFY(s.resumed > 0);
-        QVERIFY(folderBytes(dir_ + "/r0") == folderBytes(dir_ + "/n2-0"));
+        QVERIFY(test::folderBytes(dir_ + "/r0") == test::folderBytes(dir_ + "/n2-0"));
         // The same folder under another shard, or without --shard, is refused naming it; so is a
         // whole-corpus cache resumed as a shard.
         o.shard = {1, 2, "test"};
@@ -151,7 +144,7 @@ class TestCacheMerge : public QObject {
         o.shard = {};
         e = test::errorOf([&] { buildSketchCache(corpus_, dir_ + "/r0", o, {}, nullptr); });
         QCOMPARE(e.where().field, std::string("shard"));
-        QVERIFY(folderBytes(dir_ + "/r0") == folderBytes(dir_ + "/n2-0"));
+        QVERIFY(test::folderBytes(dir_ + "/r0") == test::folderBytes(dir_ + "/n2-0"));
         o.shard = {0, 2, "test"};
         e = test::errorOf([&] { buildSketchCache(corpus_, dir_ + "/single", o, {}, nullptr); });
         QCOMPARE(e.where().field, std::string("shard"));

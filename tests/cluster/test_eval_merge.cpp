@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <filesystem>
 
+#include "eval/benchmark.h"
 #include "eval/eval_record.h"
 #include "eval/results_file.h"
 #include "eval/results_merge.h"
@@ -44,18 +45,9 @@ std::vector<EvalShardJob> jobs() {
 
 // The record a run would write (deterministic stand-ins for the model's outputs and timings).
 EvalRecord record(const EvalQuestion& q, const EvalShardJob& j, bool reused) {
-    EvalRecord r;
-    r.benchmark = "mvbench";
-    r.questionId = q.id;
-    r.videoId = q.videoId;
-    r.task = q.task;
-    r.method = j.method;
-    r.params = j.params;
-    r.budget = j.budget;
-    r.seed = j.seed;
+    EvalRecord r = questionRecord("mvbench", q, j.method, j.params, j.budget, j.seed);
     r.prediction = "(" + optionLetter(q.answer) + ") x";
     r.parsed = optionLetter((q.answer + int(j.budget / 32)) % 4);
-    r.answer = optionLetter(q.answer);
     r.correct = r.parsed == r.answer;
     r.contentTokens = j.budget ? j.budget : 1000;
     r.seconds = {{"decode", 0.25}, {"e2e", 1.0 / 3.0 + double(j.budget)}};

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
+#include "support/train_fixture.h"
 #include "util/atomic_file.h"
 
 using namespace once;
@@ -34,14 +35,6 @@ test::ProcessResult runWithEnv(const QStringList& args, const std::map<QString, 
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
-}
-
-std::map<std::string, std::string> folderBytes(const std::string& dir) {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::directory_iterator(dir)) {
-        out[e.path().filename().string()] = readWholeFile(e.path().string());
-    }
-    return out;
 }
 
 QString q(const std::string& s) {
@@ -82,8 +75,8 @@ class TestIndexedJob : public QObject {
             QVERIFY(
                 r.err.contains(QString("encoding shard %1/2 (from JOB_COMPLETION_INDEX)").arg(i)));
         }
-        auto single = folderBytes(dir_ + "/enc-single");
-        auto sharded = folderBytes(dir_ + "/enc-sharded");
+        auto single = test::folderBytes(dir_ + "/enc-single");
+        auto sharded = test::folderBytes(dir_ + "/enc-sharded");
         int features = 0;
         for (const auto& [name, bytes] : single) {
             if (name.ends_with(".safetensors")) {
@@ -130,14 +123,14 @@ class TestIndexedJob : public QObject {
             QVERIFY2(r.exitCode == 0, qPrintable(r.err));
             slurm << q(out);
         }
-        const auto single = folderBytes(dir_ + "/single");
+        const auto single = test::folderBytes(dir_ + "/single");
         for (const auto& [tag, shards] : {std::pair{"k8s", k8s}, std::pair{"slurm", slurm}}) {
             const std::string merged = dir_ + "/merged-" + tag;
             r = runWithEnv(
                 QStringList{"train", "merge"} + shards + QStringList{"-o", q(merged), "--json"},
                 {});
             QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-            QVERIFY2(folderBytes(merged) == single, tag);
+            QVERIFY2(test::folderBytes(merged) == single, tag);
         }
         // A missing index is refused, naming the shard (exit 1, message on stderr).
         r = runWithEnv({"train", "merge", k8s[0], k8s[2], "-o", q(dir_ + "/nope")}, {});

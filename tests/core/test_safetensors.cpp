@@ -79,39 +79,34 @@ class TestSafetensors : public QObject {
         QTest::addColumn<QByteArray>("header");
         QTest::addColumn<int>("dataBytes");
         QTest::addColumn<QString>("needle");
-        auto row = [](const char* tag, const char* h, int bytes, const char* needle) {
-            QTest::newRow(tag) << QByteArray(h) << bytes << QString(needle);
+        auto row = [](const char* tag, const std::string& h, int bytes, const char* needle) {
+            QTest::newRow(tag) << QByteArray::fromStdString(h) << bytes << QString(needle);
         };
+        // A header of one tensor "a" with these JSON values for its three keys.
+        auto one = [](const std::string& dtype, const std::string& shape,
+                      const std::string& offsets) {
+            return R"({"a":{"dtype":)" + dtype + R"(,"shape":)" + shape + R"(,"data_offsets":)" +
+                   offsets + "}}";
+        };
+        const std::string f32 = R"("F32")";
         row("not json", "{\"a\": ", 0, "not valid JSON");
         row("not object", "[1,2]", 0, "not a JSON object");
-        row("unknown dtype", R"({"a":{"dtype":"F7","shape":[1],"data_offsets":[0,4]}})", 4,
-            "unsupported dtype");
-        row("dtype not string", R"({"a":{"dtype":3,"shape":[1],"data_offsets":[0,4]}})", 4,
-            "dtype is not a string");
+        row("unknown dtype", one(R"("F7")", "[1]", "[0,4]"), 4, "unsupported dtype");
+        row("dtype not string", one("3", "[1]", "[0,4]"), 4, "dtype is not a string");
         row("missing shape", R"({"a":{"dtype":"F32","data_offsets":[0,4]}})", 4, "lacks a key");
-        row("negative dim", R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", 4,
-            "non-negative integer");
-        row("float dim", R"({"a":{"dtype":"F32","shape":[1.5],"data_offsets":[0,4]}})", 4,
-            "non-negative integer");
-        row("span mismatch", R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}})", 4,
-            "does not match shape");
-        row("end before begin", R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[4,0]}})", 4,
-            "end before begin");
-        row("offsets not pair", R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0]}})", 4,
-            "not a pair");
-        row("past end", R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 4,
-            "past the end");
+        row("negative dim", one(f32, "[-1]", "[0,4]"), 4, "non-negative integer");
+        row("float dim", one(f32, "[1.5]", "[0,4]"), 4, "non-negative integer");
+        row("span mismatch", one(f32, "[2]", "[0,4]"), 4, "does not match shape");
+        row("end before begin", one(f32, "[0]", "[4,0]"), 4, "end before begin");
+        row("offsets not pair", one(f32, "[1]", "[0]"), 4, "not a pair");
+        row("past end", one(f32, "[2]", "[0,8]"), 4, "past the end");
         row("overlap",
             R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[2,6]}})",
             8, "overlaps");
-        row("gap", R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8, "gap");
-        row("trailing", R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", 12,
-            "trailing bytes");
-        row("shape overflow",
-            R"({"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}})", 4,
-            "overflows");
-        row("huge dim times size",
-            R"({"a":{"dtype":"F64","shape":[4611686018427387904],"data_offsets":[0,8]}})", 8,
+        row("gap", one(f32, "[1]", "[4,8]"), 8, "gap");
+        row("trailing", one(f32, "[1]", "[0,4]"), 12, "trailing bytes");
+        row("shape overflow", one(f32, "[4294967296,4294967296]", "[0,4]"), 4, "overflows");
+        row("huge dim times size", one(R"("F64")", "[4611686018427387904]", "[0,8]"), 8,
             "does not match");
         row("metadata not object", R"({"__metadata__":[1]})", 0, "__metadata__ is not");
         row("metadata value", R"({"__metadata__":{"k":1}})", 0, "not a string");
@@ -122,10 +117,7 @@ class TestSafetensors : public QObject {
         for (int i = 0; i < 64; ++i) {
             dims += ",1";  // 65 dimensions of 1: a 4-byte tensor, one rank over the limit
         }
-        QTest::newRow("too many dims")
-            << QByteArray::fromStdString(R"({"a":{"dtype":"F32","shape":[)" + dims +
-                                         R"(],"data_offsets":[0,4]}})")
-            << 4 << QString("too many dimensions");
+        row("too many dims", one(f32, "[" + dims + "]", "[0,4]"), 4, "too many dimensions");
     }
     void rejectsMalformed() {
         QFETCH(QByteArray, header);

@@ -10,6 +10,7 @@
 #include "features/feature_file.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
+#include "support/safetensors_files.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -40,6 +41,20 @@ void expectLoadError(const std::string& path, const std::string& field) {
         QVERIFY2(e.where().field == field, e.what());
         QCOMPARE(e.where().file, path);
     }
+}
+
+// Writes `tensors` and `meta` as `name` in a fresh folder; returns the path.
+std::string writeTensors(const std::string& name, const std::map<std::string, at::Tensor>& tensors,
+                         const std::map<std::string, std::string>& meta = {}) {
+    return test::writeSafetensors(test::tempDir() + "/" + name, tensors, meta);
+}
+
+// A valid file of two frames of four 3-dim tokens and their times, with tensor `side` = `value`
+// beside them.
+std::string withSideTensor(const std::string& side, const at::Tensor& value) {
+    return writeTensors(side + ".safetensors", {{"features", at::zeros({2, 4, 3})},
+                                                {"frame_times", at::zeros({2}, at::kDouble)},
+                                                {side, value}});
 }
 
 }  // namespace
@@ -83,13 +98,7 @@ class TestFeatureFile : public QObject {
         f.layoutTokens = at::randn({1, 4});  // wrong D
         QVERIFY_THROWS_EXCEPTION(OnceError,
                                  saveFeatureFile(f, test::tempDir() + "/bad-layout.safetensors"));
-        const std::string dir = test::tempDir();
-        SafetensorsWriter w;
-        addTensor(w, "features", at::zeros({2, 4, 3}));
-        addTensor(w, "frame_times", at::zeros({2}, at::kDouble));
-        addTensor(w, "layout_tokens", at::zeros({3}));
-        w.write(dir + "/l.safetensors");
-        expectLoadError(dir + "/l.safetensors", "layout_tokens");
+        expectLoadError(withSideTensor("layout_tokens", at::zeros({3})), "layout_tokens");
     }
 
     void attentionRoundTrip() {
@@ -106,13 +115,7 @@ class TestFeatureFile : public QObject {
         f.attention = at::rand({3, 5});                       // not one value per token
         QVERIFY_THROWS_EXCEPTION(OnceError,
                                  saveFeatureFile(f, test::tempDir() + "/bad-att.safetensors"));
-        const std::string dir = test::tempDir();
-        SafetensorsWriter w;
-        addTensor(w, "features", at::zeros({2, 4, 3}));
-        addTensor(w, "frame_times", at::zeros({2}, at::kDouble));
-        addTensor(w, "attention", at::zeros({4, 2}));
-        w.write(dir + "/a.safetensors");
-        expectLoadError(dir + "/a.safetensors", "attention");
+        expectLoadError(withSideTensor("attention", at::zeros({4, 2})), "attention");
     }
 
     void saveValidates() {
@@ -135,80 +138,59 @@ class TestFeatureFile : public QObject {
 
     void loadValidates() {
         const std::string dir = test::tempDir();
-        auto write = [&](const std::string& name, const std::map<std::string, at::Tensor>& ts,
-                         const std::map<std::string, std::string>& meta) {
-            SafetensorsWriter w;
-            for (const auto& [k, t] : ts)
-                addTensor(w, k, t);
-            for (const auto& [k, v] : meta)
-                w.setMetadata(k, v);
-            w.write(dir + "/" + name);
-            return dir + "/" + name;
-        };
         at::Tensor feats = at::zeros({2, 4, 3});
         at::Tensor times = at::zeros({2}, at::kDouble);
-        expectLoadError(write("nofeat.safetensors", {{"frame_times", times}}, {}), "features");
-        expectLoadError(write("notimes.safetensors", {{"features", feats}}, {}), "frame_times");
+        expectLoadError(writeTensors("nofeat.safetensors", {{"frame_times", times}}), "features");
+        expectLoadError(writeTensors("notimes.safetensors", {{"features", feats}}), "frame_times");
+        expectLoadError(writeTensors("2d.safetensors",
+                                     {{"features", at::zeros({2, 4})}, {"frame_times", times}}),
+                        "features");
         expectLoadError(
-            write("2d.safetensors", {{"features", at::zeros({2, 4})}, {"frame_times", times}}, {}),
+            writeTensors("int.safetensors",
+                         {{"features", at::zeros({2, 4, 3}, at::kInt)}, {"frame_times", times}}),
             "features");
         expectLoadError(
-            write("int.safetensors",
-                  {{"features", at::zeros({2, 4, 3}, at::kInt)}, {"frame_times", times}}, {}),
-            "features");
-        expectLoadError(
-            write("t.safetensors",
-                  {{"features", feats}, {"frame_times", at::zeros({3}, at::kDouble)}}, {}),
+            writeTensors("t.safetensors",
+                         {{"features", feats}, {"frame_times", at::zeros({3}, at::kDouble)}}),
             "frame_times");
-        expectLoadError(write("cb.safetensors", {{"features", feats}, {"frame_times", times}},
-                              {{"format", "once-codebook/1"}}),
-                        "__metadata__.format");
-        expectLoadError(write("grid.safetensors", {{"features", feats}, {"frame_times", times}},
-                              {{"grid", "27x27"}}),
-                        "grid");
+        expectLoadError(
+            writeTensors("cb.safetensors", {{"features", feats}, {"frame_times", times}},
+                         {{"format", "once-codebook/1"}}),
+            "__metadata__.format");
+        expectLoadError(
+            writeTensors("grid.safetensors", {{"features", feats}, {"frame_times", times}},
+                         {{"grid", "27x27"}}),
+            "grid");
         // NaN or Inf anywhere is refused, naming the element; so are a wrong attention shape
         // and a grid whose sides would overflow.
         at::Tensor nanFeats = feats.clone();
         nanFeats[1][2][0] = std::numeric_limits<float>::quiet_NaN();
-        expectLoadError(
-            write("nan.safetensors",
-                  {{"features", nanFeats.to(at::kBFloat16)}, {"frame_times", times}}, {}),
-            "features[1, 2, 0]");
+        expectLoadError(writeTensors("nan.safetensors", {{"features", nanFeats.to(at::kBFloat16)},
+                                                         {"frame_times", times}}),
+                        "features[1, 2, 0]");
         at::Tensor infTimes = times.clone();
         infTimes[1] = -std::numeric_limits<double>::infinity();
         expectLoadError(
-            write("inftimes.safetensors", {{"features", feats}, {"frame_times", infTimes}}, {}),
+            writeTensors("inftimes.safetensors", {{"features", feats}, {"frame_times", infTimes}}),
             "frame_times[1]");
-        expectLoadError(
-            write("att.safetensors",
-                  {{"features", feats}, {"frame_times", times}, {"attention", at::ones({4, 2})}},
-                  {}),
-            "attention");
-        expectLoadError(
-            write(
-                "attnan.safetensors",
-                {{"features", feats}, {"frame_times", times}, {"attention", at::full({2, 4}, NAN)}},
-                {}),
-            "attention[0, 0]");
-        expectLoadError(write("layoutinf.safetensors",
-                              {{"features", feats},
-                               {"frame_times", times},
-                               {"layout_tokens", at::full({1, 3}, INFINITY)}},
-                              {}),
+        expectLoadError(withSideTensor("attention", at::ones({4, 2})), "attention");
+        expectLoadError(withSideTensor("attention", at::full({2, 4}, NAN)), "attention[0, 0]");
+        expectLoadError(withSideTensor("layout_tokens", at::full({1, 3}, INFINITY)),
                         "layout_tokens[0, 0]");
         for (const char* grid : {"4294967296x4294967296", "-2x-2", "2x2x1", "x4", "+2x2", "2x 2"}) {
-            expectLoadError(write("g.safetensors", {{"features", feats}, {"frame_times", times}},
-                                  {{"grid", grid}}),
-                            "grid");
+            expectLoadError(
+                writeTensors("g.safetensors", {{"features", feats}, {"frame_times", times}},
+                             {{"grid", grid}}),
+                "grid");
         }
-        QCOMPARE(
-            loadFeatureFile(write("grid.safetensors", {{"features", feats}, {"frame_times", times}},
-                                  {{"grid", "2x2"}}))
-                .gridText(),
-            std::string("2x2"));
+        QCOMPARE(loadFeatureFile(writeTensors("grid.safetensors",
+                                              {{"features", feats}, {"frame_times", times}},
+                                              {{"grid", "2x2"}}))
+                     .gridText(),
+                 std::string("2x2"));
         // A bare but consistent file (F32 times, no metadata) loads.
-        auto f = loadFeatureFile(
-            write("ok.safetensors", {{"features", feats}, {"frame_times", at::zeros({2})}}, {}));
+        auto f = loadFeatureFile(writeTensors(
+            "ok.safetensors", {{"features", feats}, {"frame_times", at::zeros({2})}}, {}));
         QCOMPARE(f.frameTimes.size(), std::size_t(2));
         // Not a safetensors file at all.
         const std::string junk = dir + "/junk.safetensors";

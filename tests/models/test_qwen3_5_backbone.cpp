@@ -10,6 +10,7 @@
 #include "models/prefill_flops.h"
 #include "models/qwen3_5/qwen3_5_config.h"
 #include "models/qwen3_5/qwen3_5_pooled_prompt.h"
+#include "models/qwen3_5/qwen3_5_processor.h"
 #include "models/visual_encoder.h"
 #include "support/test_support.h"
 #include "util/atomic_file.h"
@@ -26,6 +27,11 @@ using Ids = std::vector<std::int64_t>;
 constexpr std::int64_t P = 99, S = 90, E = 91;
 const Ids kDense = {10, 11, S, P, P, P, P, E, 12, S, P, P, P, P, E, 13};
 const Ids kStarts = {3, 10};
+
+/// The dense prompt: two groups of 4 video tokens at `starts`.
+Qwen3_5VideoPrompt densePrompt(const Ids& starts = kStarts) {
+    return {kDense, {}, starts, 4, P};
+}
 
 Qwen3_5Positions densePositions() {
     return qwen3_5RopeIndex(kDense, P, {{2, 4, 4}}, 2);
@@ -52,8 +58,7 @@ class TestQwen3_5Backbone : public QObject {
         const Ids group = {1, 0, -1, 0, 2, 1, 2, 2};
         const Ids wantIds = {10, 11, S, P, P, E, 12, S, P, E, 13};
         auto pool = [&](PooledPositionRule rule) {
-            return qwen3_5PoolPrompt(kDense, densePositions(), kStarts, 4, P, group, 3, rule, 2,
-                                     15);
+            return qwen3_5PoolPrompt(densePrompt(), densePositions(), group, 3, rule, 2, 15);
         };
         const Qwen3_5PooledPrompt first = pool(PooledPositionRule::First);
         QCOMPARE(first.ids, wantIds);
@@ -91,8 +96,8 @@ class TestQwen3_5Backbone : public QObject {
         // Everything pooled into one row whose first member is in group 0: group 1 keeps its
         // timestamp and vision start/end, empty.
         const Ids group = {0, 0, 0, 0, 0, 0, 0, 0};
-        const Qwen3_5PooledPrompt p = qwen3_5PoolPrompt(kDense, densePositions(), kStarts, 4, P,
-                                                        group, 1, PooledPositionRule::First, 2, 15);
+        const Qwen3_5PooledPrompt p = qwen3_5PoolPrompt(densePrompt(), densePositions(), group, 1,
+                                                        PooledPositionRule::First, 2, 15);
         QCOMPARE(p.ids, (Ids{10, 11, S, P, E, 12, S, E, 13}));
         QCOMPARE(p.layoutTokens, std::int64_t(5));
         QCOMPARE(p.positions.t, (Ids{0, 1, 2, 3, 5, 6, 7, 10, 11}));
@@ -101,16 +106,16 @@ class TestQwen3_5Backbone : public QObject {
     void denseIsTheIdentity() {
         const Ids identity = {0, 1, 2, 3, 4, 5, 6, 7};
         const Qwen3_5Positions d = densePositions();
-        const Qwen3_5PooledPrompt p = qwen3_5PoolPrompt(kDense, d, kStarts, 4, P, identity, 8,
-                                                        PooledPositionRule::First, 2, 15);
+        const Qwen3_5PooledPrompt p =
+            qwen3_5PoolPrompt(densePrompt(), d, identity, 8, PooledPositionRule::First, 2, 15);
         QCOMPARE(p.ids, kDense);
         QCOMPARE(p.positions.t, d.t);
         QCOMPARE(p.positions.h, d.h);
         QCOMPARE(p.positions.w, d.w);
         QCOMPARE(p.positions.ropeDelta, d.ropeDelta);
         // Mean of one member is that member: the same.
-        const Qwen3_5PooledPrompt m = qwen3_5PoolPrompt(kDense, d, kStarts, 4, P, identity, 8,
-                                                        PooledPositionRule::Mean, 2, 15);
+        const Qwen3_5PooledPrompt m =
+            qwen3_5PoolPrompt(densePrompt(), d, identity, 8, PooledPositionRule::Mean, 2, 15);
         QCOMPARE(m.positions.h, d.h);
     }
 
@@ -126,22 +131,22 @@ class TestQwen3_5Backbone : public QObject {
         };
         // A row nobody belongs to has no place in the prompt.
         QCOMPARE(field([&] {
-                     qwen3_5PoolPrompt(kDense, d, kStarts, 4, P, {0, 0, 0, 0, 0, 0, 0, 0}, 2,
+                     qwen3_5PoolPrompt(densePrompt(), d, {0, 0, 0, 0, 0, 0, 0, 0}, 2,
+                                       PooledPositionRule::First, 2, 15);
+                 }),
+                 std::string("groupOfToken"));
+        QCOMPARE(
+            field([&] {
+                qwen3_5PoolPrompt(densePrompt(), d, {0, 1, 2}, 3, PooledPositionRule::First, 2, 15);
+            }),
+            std::string("groupOfToken"));
+        QCOMPARE(field([&] {
+                     qwen3_5PoolPrompt(densePrompt(), d, {0, 0, 0, 0, 0, 0, 0, 5}, 1,
                                        PooledPositionRule::First, 2, 15);
                  }),
                  std::string("groupOfToken"));
         QCOMPARE(field([&] {
-                     qwen3_5PoolPrompt(kDense, d, kStarts, 4, P, {0, 1, 2}, 3,
-                                       PooledPositionRule::First, 2, 15);
-                 }),
-                 std::string("groupOfToken"));
-        QCOMPARE(field([&] {
-                     qwen3_5PoolPrompt(kDense, d, kStarts, 4, P, {0, 0, 0, 0, 0, 0, 0, 5}, 1,
-                                       PooledPositionRule::First, 2, 15);
-                 }),
-                 std::string("groupOfToken"));
-        QCOMPARE(field([&] {
-                     qwen3_5PoolPrompt(kDense, d, {3, 13}, 4, P, {0, 0, 0, 0, 0, 0, 0, 0}, 1,
+                     qwen3_5PoolPrompt(densePrompt({3, 13}), d, {0, 0, 0, 0, 0, 0, 0, 0}, 1,
                                        PooledPositionRule::First, 2, 15);
                  }),
                  std::string("groupStarts"));

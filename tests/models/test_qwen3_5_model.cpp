@@ -176,6 +176,44 @@ class TestQwen3_5Model : public QObject {
         QVERIFY(worst <= kF32Tolerance);
     }
 
+    void chunkedDeltaRuleStreamsBlocksOfChunks() {
+        // The chunked rule streams over blocks of chunks carrying the state: any block size
+        // gives the one-block result and the token-by-token recurrence, also from a carried-in
+        // state and with a partial last chunk (300 = 4 x 64 + 44) and 2 value heads per key head.
+        at::manual_seed(3);
+        const std::int64_t S = 300, kh = 2, vh = 4, dk = 16, dv = 24;
+        const at::Tensor q = at::randn({1, S, kh, dk}), k = at::randn({1, S, kh, dk});
+        const at::Tensor v = at::randn({1, S, vh, dv}), beta = at::rand({1, S, vh});
+        // Log decays from mild to below kDecayFloor over a chunk (the exact-zero path).
+        const at::Tensor g = -at::rand({1, S, vh}) * at::tensor({0.05f, 0.5f, 3.0f, 12.0f});
+        const at::Tensor s0 = at::randn({1, vh, dk, dv}) * 0.1;
+        at::Tensor rs = s0.clone();
+        const at::Tensor want = gatedDeltaRuleRecurrent(q, k, v, g, beta, rs);
+        at::Tensor ws = s0.clone();
+        const at::Tensor whole = gatedDeltaRuleChunked(q, k, v, g, beta, ws, 64, 1000);
+        QCOMPARE(whole.sizes().vec(), std::vector<std::int64_t>({1, S, vh, dv}));
+        const double er = test::maxAbsDiff(whole, want);
+        qInfo("chunked (one block) vs recurrent: max diff = %.3g", er);
+        QVERIFY(er <= kF32Tolerance);
+        QVERIFY(test::maxAbsDiff(ws, rs) <= kF32Tolerance);
+        for (std::int64_t perBlock : {1, 2, 3}) {
+            at::Tensor bs = s0.clone();
+            const at::Tensor got = gatedDeltaRuleChunked(q, k, v, g, beta, bs, 64, perBlock);
+            const double e = test::maxAbsDiff(got, whole), es = test::maxAbsDiff(bs, ws);
+            qInfo("%ld chunk(s) a block vs one block: output %.3g, state %.3g", long(perBlock), e,
+                  es);
+            QVERIFY(e <= 1e-6);
+            QVERIFY(es <= 1e-6);
+        }
+        // From a fresh (undefined) state, BF16 inputs: the output keeps v's dtype.
+        at::Tensor fresh;
+        const at::Tensor b16 = gatedDeltaRuleChunked(q.to(at::kBFloat16), k.to(at::kBFloat16),
+                                                     v.to(at::kBFloat16), g, beta, fresh, 64, 2);
+        QCOMPARE(b16.scalar_type(), at::kBFloat16);
+        QCOMPARE(fresh.sizes().vec(), std::vector<std::int64_t>({1, vh, dk, dv}));
+        QCOMPARE(fresh.scalar_type(), at::kFloat);
+    }
+
     void bf16MatchesWithinTolerance() {
         HfCheckpoint ck = HfCheckpoint::open(dir_ + "/model_bf16");
         const Qwen3_5Config c = Qwen3_5Config::fromFolder(dir_ + "/model_bf16");

@@ -24,6 +24,7 @@
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "pipeline/session.h"
+#include "support/models_fixture.h"
 #include "support/test_support.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -32,7 +33,7 @@ using namespace once;
 
 namespace {
 
-const char* kClip = "/usr/lib/python3/dist-packages/imageio/resources/images/realshort.mp4";
+const char* const kClip = test::kRealClip;
 const char* kQuestion = "What is in the video? Answer briefly.";
 constexpr int kBudget = 12;
 
@@ -75,20 +76,14 @@ class TestQwen3_5Path : public QObject {
         model_ = dir_ + "/model";
         codebook_ = dir_ + "/codebook.safetensors";
         features_ = dir_ + "/features.safetensors";
-        at::manual_seed(5);
-        Codebook::fromTensor(at::randn({40, 64}), "qwen3.5",
-                             "merged patch grid (2x2 merger output)")
-            .save(codebook_);
-        auto r = test::runPython(
-            "qwen3_5_video_path.py",
-            {QString::fromStdString(dir_), kClip, "--question", kQuestion, "--codebook",
-             QString::fromStdString(codebook_), "--budget", QString::number(kBudget)});
-        if (r.exitCode != 0) {
-            qWarning().noquote() << r.err;
-        }
-        QCOMPARE(r.exitCode, 0);
-        std::ifstream in(dir_ + "/ref.json");
-        ref_ = nlohmann::json::parse(in);
+        test::writeRandomCodebook(codebook_, 40, 64, "qwen3.5",
+                                  "merged patch grid (2x2 merger output)");
+        const auto ref = test::runPathReference(
+            "qwen3_5_video_path.py", dir_,
+            {kClip, "--question", kQuestion, "--codebook", QString::fromStdString(codebook_),
+             "--budget", QString::number(kBudget)});
+        QVERIFY(ref);
+        ref_ = *ref;
     }
 
     void denseMatchesTransformers() {

@@ -14,13 +14,14 @@
 #include <nlohmann/json.hpp>
 
 #include "codebook/codebook.h"
+#include "support/models_fixture.h"
 #include "support/test_support.h"
 
 using namespace once;
 
 namespace {
 
-const char* kClip = "/usr/lib/python3/dist-packages/imageio/resources/images/realshort.mp4";
+const char* const kClip = test::kRealClip;
 const char* kQuestion = "What is in the video?";
 constexpr int kFrames = 4;
 
@@ -63,19 +64,13 @@ class TestVideoPath : public QObject {
         }
         dir_ = test::tempDir();
         codebook_ = dir_ + "/codebook.safetensors";
-        at::manual_seed(5);
-        Codebook::fromTensor(at::randn({40, 112}), "llava-onevision", "projected patch grid")
-            .save(codebook_);
-        auto r = test::runPython("llava_ov_video_path.py",
-                                 {QString::fromStdString(dir_), kClip, "--frames",
-                                  QString::number(kFrames), "--question", kQuestion, "--codebook",
-                                  QString::fromStdString(codebook_), "--budget", "12"});
-        if (r.exitCode != 0) {
-            qWarning().noquote() << r.err;
-        }
-        QCOMPARE(r.exitCode, 0);
-        std::ifstream in(dir_ + "/ref.json");
-        ref_ = nlohmann::json::parse(in);
+        test::writeRandomCodebook(codebook_, 40, 112, "llava-onevision", "projected patch grid");
+        const auto ref = test::runPathReference(
+            "llava_ov_video_path.py", dir_,
+            {kClip, "--frames", QString::number(kFrames), "--question", kQuestion, "--codebook",
+             QString::fromStdString(codebook_), "--budget", "12"});
+        QVERIFY(ref);
+        ref_ = *ref;
     }
 
     void denseMatchesTransformers() {

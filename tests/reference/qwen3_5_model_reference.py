@@ -36,24 +36,26 @@ VOCAB = 512
 VIDEO, IMAGE, VSTART, VEND = 501, 500, 502, 503
 
 
-def build():
+def tiny_model(vocab, layers, eos, image, video, vstart, vend, seed):
+    """The published geometry at widths 64 with `layers` text layers (3:1 DeltaNet/attention)
+    and 2 vision blocks, seeded; every weight perturbed. Shared with qwen3_5_video_path.py."""
     from transformers import Qwen3_5Config, Qwen3_5ForConditionalGeneration
 
     cfg = Qwen3_5Config(
         text_config=dict(
-            vocab_size=VOCAB, hidden_size=64, intermediate_size=128, num_hidden_layers=8,
+            vocab_size=vocab, hidden_size=64, intermediate_size=128, num_hidden_layers=layers,
             num_attention_heads=16, num_key_value_heads=4, head_dim=256,
             linear_num_key_heads=16, linear_num_value_heads=32, linear_key_head_dim=128,
-            linear_value_head_dim=128, linear_conv_kernel_dim=4, eos_token_id=[7],
+            linear_value_head_dim=128, linear_conv_kernel_dim=4, eos_token_id=eos,
             rope_parameters=dict(rope_type="default", rope_theta=10000000.0,
                                  partial_rotary_factor=0.25, mrope_interleaved=True,
                                  mrope_section=[11, 11, 10])),
         vision_config=dict(depth=2, hidden_size=64, intermediate_size=96, num_heads=16,
                            out_hidden_size=64, patch_size=16, temporal_patch_size=2,
                            spatial_merge_size=2, num_position_embeddings=2304),
-        image_token_id=IMAGE, video_token_id=VIDEO, vision_start_token_id=VSTART,
-        vision_end_token_id=VEND)
-    torch.manual_seed(1234)
+        image_token_id=image, video_token_id=video, vision_start_token_id=vstart,
+        vision_end_token_id=vend)
+    torch.manual_seed(seed)
     model = Qwen3_5ForConditionalGeneration(cfg).eval()
     # Random init leaves norms at 1 (or 0 for the zero-centred ones) and biases at 0: perturb
     # everything so that a wrong weight name, a skipped bias or a (1 + w) slip shows.
@@ -62,6 +64,10 @@ def build():
             scale = 0.5 if ("norm" in name or "A_log" in name or "dt_bias" in name) else 0.1
             p.add_(torch.randn_like(p) * scale)
     return model
+
+
+def build():
+    return tiny_model(VOCAB, 8, [7], IMAGE, VIDEO, VSTART, VEND, 1234)
 
 
 def prompt(t, gh, gw):

@@ -78,7 +78,9 @@ CORPUS = ["What is happening in this video? Describe the scene, the people and t
           "Which of the following best describes the main action? (A) running (B) walking"]
 
 
-def build_tokenizer(path):
+def train_tokenizer():
+    """A small byte-level BPE over CORPUS with Qwen3.5's normaliser, pre-tokenizer and decoder,
+    as the JSON of tokenizer.json (a dict; its special tokens still to be added)."""
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
     from transformers.models.qwen3_5.tokenization_qwen3_5 import PRETOKENIZE_REGEX
 
@@ -88,21 +90,32 @@ def build_tokenizer(path):
         pre_tokenizers.Split(Regex(PRETOKENIZE_REGEX), behavior="isolated", invert=False),
         pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
     tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=600, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    trainer = trainers.BpeTrainer(vocab_size=600,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
                                   show_progress=False)
     tok.train_from_iterator(CORPUS * 20, trainer)
-    j = json.loads(tok.to_str())
-    # Fill the vocabulary to the published size so that the special tokens keep their real ids
-    # (tokenizers numbers added tokens after the vocabulary): unreachable placeholder entries.
-    vocab = j["model"]["vocab"]
-    for i in range(len(vocab), FIRST_SPECIAL):
-        vocab[f"<|unused_{i}|>"] = i
-    j["added_tokens"] = [dict(id=FIRST_SPECIAL + i, content=s, single_word=False, lstrip=False,
+    return json.loads(tok.to_str())
+
+
+def add_special_tokens(j, first, path):
+    """SPECIAL as added tokens from id `first` (the thinking and tool tokens not special, as
+    published), written to `path`."""
+    j["added_tokens"] = [dict(id=first + i, content=s, single_word=False, lstrip=False,
                               rstrip=False, normalized=False, special=not s.startswith("<think") and
                               not s.startswith("</think") and "tool" not in s)
                          for i, s in enumerate(SPECIAL)]
     with open(path, "w") as f:
         json.dump(j, f)
+
+
+def build_tokenizer(path):
+    j = train_tokenizer()
+    # Fill the vocabulary to the published size so that the special tokens keep their real ids
+    # (tokenizers numbers added tokens after the vocabulary): unreachable placeholder entries.
+    vocab = j["model"]["vocab"]
+    for i in range(len(vocab), FIRST_SPECIAL):
+        vocab[f"<|unused_{i}|>"] = i
+    add_special_tokens(j, FIRST_SPECIAL, path)
 
 
 def sample(path, max_frames):

@@ -37,7 +37,9 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from qwen3_5_processor_reference import CORPUS, SPECIAL, TEMPLATE  # noqa: E402
+from qwen3_5_model_reference import tiny_model  # noqa: E402
+from qwen3_5_processor_reference import (SPECIAL, TEMPLATE, add_special_tokens,  # noqa: E402
+                                         train_tokenizer)
 
 GEN_TOKENS = 12
 MAX_PIXELS = 4 * 128 * 250   # 4 frames of 240 x 320 -> 128 x 192 (4 x 6 merged cells)
@@ -45,34 +47,15 @@ MIN_PIXELS = 4 * 32 * 32
 
 
 def build_tokenizer(path):
-    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
-    from transformers.models.qwen3_5.tokenization_qwen3_5 import PRETOKENIZE_REGEX
-
-    tok = Tokenizer(models.BPE())
-    tok.normalizer = normalizers.NFC()
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Split(Regex(PRETOKENIZE_REGEX), behavior="isolated", invert=False),
-        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=600,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-                                  show_progress=False)
-    tok.train_from_iterator(CORPUS * 20, trainer)
-    j = json.loads(tok.to_str())
+    # The special tokens right after the trained vocabulary, so the embedding stays small.
+    j = train_tokenizer()
     first = len(j["model"]["vocab"])
-    j["added_tokens"] = [dict(id=first + i, content=s, single_word=False, lstrip=False,
-                              rstrip=False, normalized=False,
-                              special=not s.startswith("<think") and not s.startswith("</think")
-                              and "tool" not in s)
-                         for i, s in enumerate(SPECIAL)]
-    with open(path, "w") as f:
-        json.dump(j, f)
+    add_special_tokens(j, first, path)
     return first + len(SPECIAL)
 
 
 def build(out_dir):
-    from transformers import (PreTrainedTokenizerFast, Qwen2VLImageProcessor, Qwen3_5Config,
-                              Qwen3_5ForConditionalGeneration, Qwen3VLProcessor,
+    from transformers import (PreTrainedTokenizerFast, Qwen2VLImageProcessor, Qwen3VLProcessor,
                               Qwen3VLVideoProcessor)
 
     os.makedirs(out_dir, exist_ok=True)
@@ -82,27 +65,8 @@ def build(out_dir):
                                   pad_token="<|endoftext|>")
     os.remove(tok_path)
     ids = {s: tok.convert_tokens_to_ids(s) for s in SPECIAL}
-    cfg = Qwen3_5Config(
-        text_config=dict(
-            vocab_size=vocab, hidden_size=64, intermediate_size=128, num_hidden_layers=4,
-            num_attention_heads=16, num_key_value_heads=4, head_dim=256,
-            linear_num_key_heads=16, linear_num_value_heads=32, linear_key_head_dim=128,
-            linear_value_head_dim=128, linear_conv_kernel_dim=4,
-            eos_token_id=[ids["<|im_end|>"]],
-            rope_parameters=dict(rope_type="default", rope_theta=10000000.0,
-                                 partial_rotary_factor=0.25, mrope_interleaved=True,
-                                 mrope_section=[11, 11, 10])),
-        vision_config=dict(depth=2, hidden_size=64, intermediate_size=96, num_heads=16,
-                           out_hidden_size=64, patch_size=16, temporal_patch_size=2,
-                           spatial_merge_size=2, num_position_embeddings=2304),
-        image_token_id=ids["<|image_pad|>"], video_token_id=ids["<|video_pad|>"],
-        vision_start_token_id=ids["<|vision_start|>"], vision_end_token_id=ids["<|vision_end|>"])
-    torch.manual_seed(4321)
-    model = Qwen3_5ForConditionalGeneration(cfg).eval()
-    with torch.no_grad():  # perturb norms and biases too (see qwen3_5_model_reference.py)
-        for name, p in model.named_parameters():
-            scale = 0.5 if ("norm" in name or "A_log" in name or "dt_bias" in name) else 0.1
-            p.add_(torch.randn_like(p) * scale)
+    model = tiny_model(vocab, 4, [ids["<|im_end|>"]], ids["<|image_pad|>"], ids["<|video_pad|>"],
+                       ids["<|vision_start|>"], ids["<|vision_end|>"], 4321)
     vp = Qwen3VLVideoProcessor(size={"shortest_edge": MIN_PIXELS, "longest_edge": MAX_PIXELS},
                                fps=2, min_frames=4, max_frames=256,
                                cap_pixels_per_frame=False)

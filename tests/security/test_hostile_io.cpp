@@ -17,6 +17,7 @@
 #include "codebook/codebook.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
+#include "support/safetensors_files.h"
 #include "support/test_support.h"
 
 using namespace once;
@@ -86,19 +87,6 @@ void expectRefused(const QStringList& args, const std::string& file, const std::
              qPrintable("an output file was written: " + what));
 }
 
-std::string writeFile(const std::string& path, const std::map<std::string, at::Tensor>& tensors,
-                      const std::map<std::string, std::string>& meta) {
-    SafetensorsWriter w;
-    for (const auto& [k, t] : tensors) {
-        addTensor(w, k, t);
-    }
-    for (const auto& [k, v] : meta) {
-        w.setMetadata(k, v);
-    }
-    w.write(path);
-    return path;
-}
-
 }  // namespace
 
 class TestHostileIo : public QObject {
@@ -106,15 +94,9 @@ class TestHostileIo : public QObject {
     std::string dir_, features_, codebook_, out_;
 
     QStringList compressWith(const std::string& features, const std::string& codebook) const {
-        return {"compress",
-                "--features",
-                QString::fromStdString(features),
-                "--codebook",
-                QString::fromStdString(codebook),
-                "--budget",
-                "8",
-                "-o",
-                QString::fromStdString(out_)};
+        return QStringList{"compress", "--budget", "8"}
+               << "--features" << QString::fromStdString(features) << "--codebook"
+               << QString::fromStdString(codebook) << "-o" << QString::fromStdString(out_);
     }
     std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
@@ -125,7 +107,7 @@ class TestHostileIo : public QObject {
         auto py = test::runPython("hostile_io_files.py", {QString::fromStdString(dir_)});
         QVERIFY2(py.exitCode == 0, qPrintable(py.err));
         at::manual_seed(1);
-        features_ = writeFile(
+        features_ = test::writeSafetensors(
             path("features.safetensors"),
             {{"features", at::randn({3, 4, 3})}, {"frame_times", at::arange(3, at::kDouble)}},
             {{"format", "once-features/1"}, {"grid", "2x2"}});
@@ -236,20 +218,20 @@ class TestHostileIo : public QObject {
              "grid"},
         };
         for (const auto& c : cases) {
-            const std::string file = writeFile(path(c.name), c.tensors, c.meta);
+            const std::string file = test::writeSafetensors(path(c.name), c.tensors, c.meta);
             expectRefused(compressWith(file, codebook_), c.name, out_, c.needle);
         }
     }
 
     void codebookMetadata() {
-        const std::string file =
-            writeFile(path("cb_size_text.safetensors"), {{"codebook", at::randn({6, 3})}},
-                      {{"format", "once-codebook/1"}, {"size", "six"}});
+        const std::string file = test::writeSafetensors(
+            path("cb_size_text.safetensors"), {{"codebook", at::randn({6, 3})}},
+            {{"format", "once-codebook/1"}, {"size", "six"}});
         expectRefused(compressWith(features_, file), "cb_size_text.safetensors", out_,
                       "not a number");
-        const std::string huge =
-            writeFile(path("cb_size_huge.safetensors"), {{"codebook", at::randn({6, 3})}},
-                      {{"dim", "99999999999999999999999"}});
+        const std::string huge = test::writeSafetensors(path("cb_size_huge.safetensors"),
+                                                        {{"codebook", at::randn({6, 3})}},
+                                                        {{"dim", "99999999999999999999999"}});
         expectRefused(compressWith(features_, huge), "cb_size_huge.safetensors", out_, "dim");
     }
 

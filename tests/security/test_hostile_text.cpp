@@ -87,23 +87,11 @@ class TestHostileText : public QObject {
 
     QStringList evalArgs(const std::string& ann, const std::string& videos,
                          const std::string& model, const std::string& out) {
-        return {"eval",
-                "--benchmark",
-                "longvideobench",
-                "--annotations",
-                QString::fromStdString(ann),
-                "--videos",
-                QString::fromStdString(videos),
-                "--model",
-                QString::fromStdString(model),
-                "--methods",
-                "",
-                "--sampling",
-                "uniform:4",
-                "--bootstrap",
-                "0",
-                "-o",
-                QString::fromStdString(out)};
+        return QStringList{"eval",       "--benchmark", "longvideobench", "--methods", "",
+                           "--sampling", "uniform:4",   "--bootstrap",    "0"}
+               << "--annotations" << QString::fromStdString(ann) << "--videos"
+               << QString::fromStdString(videos) << "--model" << QString::fromStdString(model)
+               << "-o" << QString::fromStdString(out);
     }
 
   private slots:

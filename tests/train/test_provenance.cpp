@@ -15,7 +15,9 @@
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "support/test_support.h"
+#include "support/train_fixture.h"
 #include "train/cache_merge.h"
+#include "train/cache_reader.h"
 #include "train/exemplar_pixels.h"
 #include "train/exemplar_selection.h"
 #include "train/sketch.h"
@@ -76,14 +78,6 @@ SketchCacheOptions smallOptions() {
     o.sketch.tokensPerRep = 12;
     o.shardRows = 50;
     return o;
-}
-
-std::map<std::string, std::string> folderBytes(const std::string& dir) {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::directory_iterator(dir)) {
-        out[e.path().filename().string()] = readWholeFile(e.path().string());
-    }
-    return out;
 }
 
 // Rewrites a cache as a version before provenance wrote it: no `exemplar` tensors, no
@@ -214,9 +208,9 @@ class TestProvenance : public QObject {
             buildSketchCache(corpus_, shards.back(), s, {}, nullptr);
         }
         mergeSketchCaches(shards, dir_ + "/merged");
-        const auto whole = folderBytes(dir_ + "/whole");
+        const auto whole = test::folderBytes(dir_ + "/whole");
         QVERIFY(whole.size() >= 3);
-        QVERIFY(folderBytes(dir_ + "/merged") == whole);
+        QVERIFY(test::folderBytes(dir_ + "/merged") == whole);
 
         // Every representative's exemplar is its medoid, located in its video.
         const SketchCache c = SketchCache::load(dir_ + "/whole");
@@ -338,7 +332,7 @@ class TestProvenance : public QObject {
         const SketchCache resumed = SketchCache::load(dir_ + "/resumed-old");
         QVERIFY(!resumed.exemplar.defined());
         QVERIFY(at::equal(resumed.reps, current.reps));
-        for (const auto& [name, bytes] : folderBytes(dir_ + "/resumed-old")) {
+        for (const auto& [name, bytes] : test::folderBytes(dir_ + "/resumed-old")) {
             QVERIFY2(bytes.find("exemplar") == std::string::npos, name.c_str());
         }
     }
@@ -416,6 +410,65 @@ class TestProvenance : public QObject {
         }
         QVERIFY(filled > k);
         QVERIFY(!ex->exemplar(0, 0).hasThumbnail);
+    }
+
+    // `once train fit` selects the exemplars through the mapped cache (no copy of the whole
+    // cache): the tables must be those of the loaded cache bit for bit, for tiles that cross
+    // the 50-row shard files or not, and for a cache without provenance.
+    void streamedSelectionEqualsLoaded() {
+        for (const char* name : {"whole", "old"}) {
+            const std::string dir = dir_ + "/" + name;
+            const SketchCache loaded = SketchCache::load(dir);
+            const CacheReader reader = CacheReader::open(dir);
+            for (const std::int64_t k : {1, 12, 40}) {
+                at::manual_seed(std::uint64_t(k));
+                const at::Tensor codebook = at::randn({k, loaded.reps.size(1)});
+                for (const std::int64_t tile : {std::int64_t(1), std::int64_t(7), std::int64_t(50),
+                                                std::int64_t(64), kExemplarTileRows}) {
+                    for (const int e : {0, 3}) {
+                        ExemplarOptions eo;
+                        eo.perCodeword = e;
+                        eo.tileRows = tile;
+                        const CodebookExemplarTables a =
+                            selectCodebookExemplars(loaded, codebook, eo);
+                        const CodebookExemplarTables b =
+                            selectCodebookExemplars(reader, codebook, eo);
+                        const QByteArray where = QStringLiteral("%1 K=%2 tile=%3 E=%4")
+                                                     .arg(name)
+                                                     .arg(k)
+                                                     .arg(tile)
+                                                     .arg(e)
+                                                     .toUtf8();
+                        QVERIFY2(at::equal(a.usage, b.usage), where.constData());
+                        QCOMPARE(a.perCodeword, b.perCodeword);
+                        QCOMPARE(a.exemplars.defined(), b.exemplars.defined());
+                        if (a.exemplars.defined()) {
+                            QVERIFY2(at::equal(a.exemplars, b.exemplars), where.constData());
+                        }
+                        QCOMPARE(a.metadataJson(), b.metadataJson());
+                        QVERIFY(a.videoSources == b.videoSources);
+                    }
+                }
+            }
+        }
+        // The tables do not depend on the tile either (nearest codewords of random rows are
+        // far from ties), and a tile of no rows is refused naming the option.
+        const CacheReader reader = CacheReader::open(dir_ + "/whole");
+        at::manual_seed(9);
+        const at::Tensor codebook = at::randn({12, reader.dim()});
+        ExemplarOptions one;
+        one.tileRows = 1;
+        QVERIFY(at::equal(selectCodebookExemplars(reader, codebook, one).exemplars,
+                          selectCodebookExemplars(reader, codebook).exemplars));
+        one.tileRows = 0;
+        const OnceError refused =
+            test::errorOf([&] { selectCodebookExemplars(reader, codebook, one); });
+        QCOMPARE(QString::fromStdString(refused.where().field), QStringLiteral("tileRows"));
+        // A codebook of another width is refused the same way from either cache.
+        const OnceError wide = test::errorOf([&] {
+            selectCodebookExemplars(reader, at::randn({3, 5}));
+        });
+        QCOMPARE(QString::fromStdString(wide.where().field), QStringLiteral("codebook"));
     }
 
     void codebooksWithoutExemplarsStillLoad() {

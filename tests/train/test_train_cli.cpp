@@ -14,9 +14,13 @@
 #include <nlohmann/json.hpp>
 
 #include "codebook/codebook.h"
+#include "codebook/codebook_writer.h"
 #include "features/feature_file.h"
 #include "support/test_support.h"
+#include "train/codebook_metadata.h"
+#include "train/exemplar_selection.h"
 #include "train/sketch_cache.h"
+#include "train/stage_b.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
 
@@ -156,6 +160,31 @@ class TestTrainCli : public QObject {
         QVERIFY2(d.exitCode == 0, d.err.c_str());
         QCOMPARE(nlohmann::json::parse(cb.metadata().at("diagnostics")),
                  nlohmann::json::parse(d.out));
+    }
+
+    // No step of `once train fit` holds the whole cache: the fit, the stored diagnostics and the
+    // corpus exemplars all read the mapped shard files. The file it writes must be the bytes of
+    // the same steps on the loaded cache (fitBytesIndependentOfPaths wrote a.safetensors).
+    void fitFileEqualsTheLoadedCachesSteps() {
+        QVERIFY(fs::exists(dir_ + "/a.safetensors"));
+        const SketchCache cache = SketchCache::load(cache_);
+        FitConfig c;
+        c.codewords = 24;
+        c.candidates = 200;
+        c.batch = 128;
+        c.epochs = 2;
+        const FitResult r = fitCodebook(cache, c);
+        CodebookMetadataOptions mo;
+        mo.bootstrap = 50;
+        auto meta = trainedCodebookMetadata(cache, r, mo);
+        const CodebookExemplarTables exemplars = selectCodebookExemplars(cache, r.codebook);
+        QVERIFY(exemplars.perCodeword > 0);  // the cache has provenance: exemplars are compared
+        std::vector<std::pair<std::string, at::Tensor>> tensors;
+        exemplars.addTo(meta, tensors);
+        const std::string path = dir_ + "/loaded.safetensors";
+        saveCodebookFile(Codebook::fromTensor(r.codebook, cache.backbone, cache.featureSource),
+                         path, "F32", meta, tensors);
+        QCOMPARE(Sha256::hexOfFile(path), Sha256::hexOfFile(dir_ + "/a.safetensors"));
     }
 
     void diagnoseJsonTopLevel() {

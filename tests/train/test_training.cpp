@@ -50,6 +50,27 @@ at::Tensor clustered(std::int64_t n, std::int64_t d, std::int64_t clusters, std:
     return normalizeRows(centres.index_select(0, pick) + 0.4 * at::randn({n, d}));
 }
 
+// A Stage-B problem: `n` clustered BF16 rows of width 16, source counts 1..49 and category
+// labels -1..2 (-1: none), drawn in that order after clustered's seed.
+struct FitProblem {
+    at::Tensor reps, weights, category;
+};
+FitProblem fitProblem(std::int64_t n, std::int64_t clusters, std::uint64_t seed) {
+    return {clustered(n, 16, clusters, seed).to(at::kBFloat16), at::randint(1, 50, {n}, at::kInt),
+            at::randint(-1, 3, {n}, at::kInt)};
+}
+
+// The Stage-B sizes the tests vary; the rest as the paper's defaults.
+FitConfig fitConfig(std::int64_t codewords, std::int64_t candidates, std::int64_t batch,
+                    int epochs) {
+    FitConfig c;
+    c.codewords = codewords;
+    c.candidates = candidates;
+    c.batch = batch;
+    c.epochs = epochs;
+    return c;
+}
+
 std::string writeFeatureVideo(const std::string& dir, int index, std::int64_t frames,
                               std::int64_t patches, std::int64_t d) {
     const at::Tensor features =
@@ -420,14 +441,8 @@ class TestTraining : public QObject {
         // A learning rate 5,000 times the paper's scrambles the codebook: no epoch improves on the
         // refined initialiser, so the fit stops after `patience` epochs without improvement and
         // selects epoch 0, whose codebook it returns.
-        at::Tensor reps = clustered(600, 16, 8, 4).to(at::kBFloat16);
-        at::Tensor w = at::randint(1, 50, {600}, at::kInt);
-        at::Tensor g = at::randint(-1, 3, {600}, at::kInt);
-        FitConfig cfg;
-        cfg.codewords = 16;
-        cfg.candidates = 200;
-        cfg.batch = 128;
-        cfg.epochs = 5;
+        const auto [reps, w, g] = fitProblem(600, 8, 4);
+        FitConfig cfg = fitConfig(16, 200, 128, 5);
         cfg.lr = 5;
         for (int patience : {1, 2}) {
             cfg.patience = patience;
@@ -450,14 +465,8 @@ class TestTraining : public QObject {
     }
 
     void fitIsBitIdenticalAndSelects() {
-        at::Tensor reps = clustered(900, 16, 12, 9).to(at::kBFloat16);
-        at::Tensor w = at::randint(1, 50, {900}, at::kInt);
-        at::Tensor g = at::randint(-1, 3, {900}, at::kInt);
-        FitConfig cfg;
-        cfg.codewords = 24;
-        cfg.candidates = 300;
-        cfg.batch = 256;
-        cfg.epochs = 3;
+        const auto [reps, w, g] = fitProblem(900, 12, 9);
+        FitConfig cfg = fitConfig(24, 300, 256, 3);
         FitResult a = fitCodebook(reps, w, g, cfg);
         FitResult b = fitCodebook(reps, w, g, cfg);
         QVERIFY(at::equal(a.codebook, b.codebook));
@@ -474,16 +483,10 @@ class TestTraining : public QObject {
     }
 
     void fitStopsAndResumesToSameBits() {
-        at::Tensor reps = clustered(700, 16, 12, 10).to(at::kBFloat16);
-        at::Tensor w = at::randint(1, 50, {700}, at::kInt);
-        at::Tensor g = at::randint(-1, 3, {700}, at::kInt);
+        const auto [reps, w, g] = fitProblem(700, 12, 10);
         for (const char* method : {"sinkhorn", "hard-lloyd"}) {
-            FitConfig cfg;
+            FitConfig cfg = fitConfig(20, 300, 128, 4);
             cfg.method = method;
-            cfg.codewords = 20;
-            cfg.candidates = 300;
-            cfg.batch = 128;
-            cfg.epochs = 4;
             cfg.patience = 4;
             cfg.lloydIterations = 6;
             FitResult whole = fitCodebook(reps, w, g, cfg);

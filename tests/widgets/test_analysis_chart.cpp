@@ -138,12 +138,13 @@ class TestAnalysisChart : public QObject {
         once::SupportOriginResult s;
         s.videos = 4;
         s.pairs = {{0, 1}, {2, 3}};
+        // The same residuals at every budget: only the budget differs between rows.
+        once::SupportOriginBudget row;
+        row.currentR95 = 0.30;
+        row.donorR95 = 0.34;
+        row.deltaR95 = {0.04, 0.01, 0.07};
         for (std::int64_t b : {32, 64, 128}) {
-            once::SupportOriginBudget row;
             row.budget = b;
-            row.currentR95 = 0.30;
-            row.donorR95 = 0.34;
-            row.deltaR95 = {0.04, 0.01, 0.07};
             s.budgets.push_back(row);
         }
         const AnalysisResults r =
@@ -161,12 +162,13 @@ class TestAnalysisChart : public QObject {
     void stressAndComparisonAreDifferencesPerMetric() {
         once::StressResult s;
         s.videos = 3;
+        // The same numbers for every metric: only the name differs between rows.
+        once::StressMetric m;
+        m.learned = 0.2;
+        m.random = 0.25;
+        m.difference = {0.05, 0.03, 0.06};
         for (const char* name : {"mean", "R50", "R90", "R95", "R99"}) {
-            once::StressMetric m;
             m.name = name;
-            m.learned = 0.2;
-            m.random = 0.25;
-            m.difference = {0.05, 0.03, 0.06};
             s.metrics.push_back(m);
         }
         const AnalysisResults r = loadWritten(QStringLiteral("stress.csv"), once::stressCsv(s));

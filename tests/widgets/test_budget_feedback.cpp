@@ -16,6 +16,7 @@
 
 #include "budget/budget_panel.h"
 #include "budget/log_scale.h"
+#include "budget_fixture.h"
 #include "charts/budget_latency_chart.h"
 #include "compress/token_compressor.h"
 #include "overlay/group_overlay.h"
@@ -29,18 +30,8 @@ using namespace once::studio;
 
 namespace {
 
-struct Fixture {
-    StudioSession session;
-    GroupOverlay overlay;
-    BudgetPanel panel;
-    SessionBinder binder{&session, &overlay, &panel};
-};
-
-void pickMethod(BudgetPanel& panel, const QString& method) {
-    const int index = panel.methodBox()->findData(method);
-    QVERIFY2(index >= 0, qPrintable(method));
-    panel.methodBox()->setCurrentIndex(index);
-}
+using Fixture = test::BoundBudgetPanel;
+using test::pickMethod;
 
 once::BudgetRange coreRange(const QString& method, const VideoData& video, std::int64_t k) {
     return once::budgetRange(method.toStdString(), methods::budgetShape(video, k));

@@ -10,6 +10,7 @@
 
 #include "budget/budget_panel.h"
 #include "budget/log_scale.h"
+#include "budget_fixture.h"
 #include "compress/compression.h"
 #include "overlay/group_overlay.h"
 #include "session/session_binder.h"
@@ -106,14 +107,10 @@ class TestBudgetPanel : public QObject {
     }
 
     void countsFollowTheSlider() {
-        StudioSession session;
-        GroupOverlay overlay;
-        BudgetPanel panel;
-        SessionBinder binder(&session, &overlay, &panel);
+        test::BoundBudgetPanel bound;
+        auto& [session, overlay, panel, binder] = bound;
         const VideoData video = test::syntheticVideo(4, 6, 6, 16);
-        session.setVideo(video);
-        session.setCodebook(test::codebookFrom(video, 32));
-        QVERIFY(test::waitIdle(session));
+        QVERIFY(test::openWithCodebook(session, video, 32));
         QCOMPARE(panel.codebookSize(), std::int64_t{32});
         const auto assignment = session.assignment();
         QVERIFY(assignment);
@@ -147,14 +144,10 @@ class TestBudgetPanel : public QObject {
     }
 
     void rapidMovesEndAtTheLastBudget() {
-        StudioSession session;
-        GroupOverlay overlay;
-        BudgetPanel panel;
-        SessionBinder binder(&session, &overlay, &panel);
+        test::BoundBudgetPanel bound;
+        auto& [session, overlay, panel, binder] = bound;
         const VideoData video = test::syntheticVideo(8, 8, 8, 16);
-        session.setVideo(video);
-        session.setCodebook(test::codebookFrom(video, 64));
-        QVERIFY(test::waitIdle(session));
+        QVERIFY(test::openWithCodebook(session, video, 64));
         // A drag: many values in a row, faster than compression; the newest one must win.
         for (int p = 0; p <= LogScale::kSteps; p += 25) {
             panel.slider()->setValue(p);

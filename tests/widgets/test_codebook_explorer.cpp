@@ -25,6 +25,7 @@
 #include "codebook/codebook_writer.h"
 #include "compress/assignment.h"
 #include "explorer/codebook_explorer.h"
+#include "explorer_fixture.h"
 #include "overlay/frame_overlay_view.h"
 #include "overlay/group_overlay.h"
 #include "overlay/overlay_export.h"
@@ -97,37 +98,9 @@ QString writeCodebook(const VideoData& video, const QString& name,
     return QString::fromStdString(path);
 }
 
-struct Fixture {
-    StudioSession session;
-    GroupOverlay overlay;
-    BudgetPanel budget;
-    SessionBinder binder{&session, &overlay, &budget};
-    CodebookExplorer explorer{&session, &overlay};
-    VideoData video = test::syntheticVideo();
-
-    explicit Fixture(const QString& codebook, std::int64_t b = kCodewords) {
-        explorer.resize(760, 520);
-        explorer.show();
-        session.setBudget(b);
-        session.setVideo(video);
-        session.openCodebook(codebook);
-    }
-    bool ready() {
-        if (!test::waitIdle(session)) {
-            return false;
-        }
-        QElapsedTimer timer;
-        timer.start();
-        while (timer.elapsed() < 120000) {
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-            if (!explorer.isLoading() && explorer.model().codewords() == kCodewords) {
-                QCoreApplication::processEvents();  // queued patch deliveries
-                return true;
-            }
-            QTest::qWait(10);
-        }
-        return false;
-    }
+struct Fixture : test::ExplorerFixture {
+    explicit Fixture(const QString& codebook, std::int64_t b = kCodewords)
+        : ExplorerFixture(test::syntheticVideo(), codebook, kCodewords, b) {}
     std::vector<std::int64_t> shown() const {
         std::vector<std::int64_t> out;
         for (int i = 0; i < explorer.tileCount(); ++i) {

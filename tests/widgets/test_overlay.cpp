@@ -6,37 +6,14 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "compress/compression.h"
-#include "overlay/frame_overlay_view.h"
 #include "overlay/frame_strip.h"
-#include "overlay/group_overlay.h"
-#include "session/studio_session.h"
-#include "studio_test_data.h"
+#include "overlay_fixture.h"
 
 using namespace once::studio;
+using Fixture = test::OverlayFixture;
 
 class TestOverlay : public QObject {
     Q_OBJECT
-
-    struct Fixture {
-        StudioSession session;
-        GroupOverlay overlay;
-        VideoData video = test::syntheticVideo();
-        Fixture(std::int64_t budget, once::Variant variant = once::Variant::Full) {
-            session.setBudget(budget);
-            session.setVariant(variant);
-            overlay.setVideo(video);
-            session.setVideo(video);
-            session.setCodebook(test::codebookFrom(video, 12));
-        }
-        bool ready() {
-            if (!test::waitIdle(session)) {
-                return false;
-            }
-            overlay.setResult(session.result(), session.assignment());
-            return true;
-        }
-    };
 
   private slots:
     void everyPatchHasItsGroup() {
@@ -67,11 +44,8 @@ class TestOverlay : public QObject {
 
     void hoverDescribesThePatchAndClickSelectsItsGroup() {
         Fixture f(4);
-        QVERIFY(f.ready());
-        FrameOverlayView view(&f.overlay);
-        view.resize(640, 480);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(f.shown(QSize(640, 480)));
+        FrameOverlayView& view = f.view;
         QSignalSpy hovered(&view, &FrameOverlayView::patchHovered);
         const int patch = 7;
         QTest::mouseMove(&view, view.patchCentre(patch));
@@ -144,8 +118,7 @@ class TestOverlay : public QObject {
         // The nearest codeword of a dropped token comes from the assignment.
         QCOMPARE(info.codeword,
                  static_cast<std::int64_t>(f.session.assignment()->topIds[dropped][0].item<int>()));
-        FrameOverlayView view(&f.overlay);
-        QVERIFY(view.describe(info).contains(QLatin1String("Dropped")));
+        QVERIFY(f.view.describe(info).contains(QLatin1String("Dropped")));
         // Dropped tokens are painted differently from any group colour.
         QCOMPARE(f.overlay.fillColour(dropped), QColor(60, 60, 60));
     }

@@ -12,14 +12,12 @@
 #include <QWheelEvent>
 #include <QtTest>
 
-#include "overlay/frame_overlay_view.h"
-#include "overlay/group_overlay.h"
 #include "overlay/overlay_export.h"
-#include "session/studio_session.h"
-#include "studio_test_data.h"
+#include "overlay_fixture.h"
 #include "support/test_support.h"
 
 using namespace once::studio;
+using Fixture = test::OverlayFixture;
 
 namespace {
 QStringList actionTexts(const QMenu* menu) {
@@ -44,33 +42,11 @@ QAction* actionNamed(const QMenu* menu, const QString& text) {
 class TestOverlayInteraction : public QObject {
     Q_OBJECT
 
-    struct Fixture {
-        StudioSession session;
-        GroupOverlay overlay;
-        VideoData video = test::syntheticVideo();
-        explicit Fixture(std::int64_t budget) {
-            session.setBudget(budget);
-            overlay.setVideo(video);
-            session.setVideo(video);
-            session.setCodebook(test::codebookFrom(video, 12));
-        }
-        bool ready() {
-            if (!test::waitIdle(session)) {
-                return false;
-            }
-            overlay.setResult(session.result(), session.assignment());
-            return true;
-        }
-    };
-
   private slots:
     void hoverFollowsAFrameChangeUnderAStillMouse() {
         Fixture f(4);
-        QVERIFY(f.ready());
-        FrameOverlayView view(&f.overlay);
-        view.resize(480, 400);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(f.shown());
+        FrameOverlayView& view = f.view;
         QSignalSpy hovered(&view, &FrameOverlayView::patchHovered);
         const int patch = 2;  // the blocks drift one column per frame: the group changes
         QTest::mouseMove(&view, view.patchCentre(patch));
@@ -99,11 +75,8 @@ class TestOverlayInteraction : public QObject {
 
     void wheelZoomsAtTheCursorAndDragPans() {
         Fixture f(4);
-        QVERIFY(f.ready());
-        FrameOverlayView view(&f.overlay);
-        view.resize(480, 400);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(f.shown());
+        FrameOverlayView& view = f.view;
         const QRectF fitted = view.frameRect();
         const int patch = 6 * 2 + 1;
         const QPoint anchor = view.patchCentre(patch);
@@ -140,11 +113,8 @@ class TestOverlayInteraction : public QObject {
 
     void contextMenuSelectsZoomsAndExports() {
         Fixture f(4);
-        QVERIFY(f.ready());
-        FrameOverlayView view(&f.overlay);
-        view.resize(480, 400);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(f.shown());
+        FrameOverlayView& view = f.view;
         const QPoint at = view.patchCentre(7);
         std::unique_ptr<QMenu> menu(view.createContextMenu(at));
         const QStringList texts = actionTexts(menu.get());

@@ -12,6 +12,7 @@
 
 #include "budget/budget_panel.h"
 #include "budget/log_scale.h"
+#include "budget_fixture.h"
 #include "charts/budget_latency_chart.h"
 #include "charts/chart_data.h"
 #include "compress/token_compressor.h"
@@ -27,24 +28,15 @@ using namespace once::studio;
 
 namespace {
 
-struct Fixture {
-    StudioSession session;
-    GroupOverlay overlay;
-    BudgetPanel panel;
-    SessionBinder binder{&session, &overlay, &panel};
+struct Fixture : test::BoundBudgetPanel {
     FrameOverlayView view{&overlay};
 };
+using test::pickMethod;
 
 QStringList peers() {
     QStringList out = methods::all();
     out.removeAll(QStringLiteral("once"));
     return out;
-}
-
-void pickMethod(BudgetPanel& panel, const QString& method) {
-    const int index = panel.methodBox()->findData(method);
-    QVERIFY2(index >= 0, qPrintable(method));
-    panel.methodBox()->setCurrentIndex(index);
 }
 
 }  // namespace

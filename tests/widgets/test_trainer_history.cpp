@@ -19,6 +19,7 @@
 #include "trainer/trainer_panel.h"
 #include "trainer/training_history.h"
 #include "trainer/training_job.h"
+#include "trainer_fixture.h"
 
 using namespace once::studio;
 
@@ -47,19 +48,7 @@ void configure(TrainerPanel& panel, const QString& dir, const QString& manifest)
     panel.corpusEdit()->setText(manifest);
     panel.cacheEdit()->setText(dir + QStringLiteral("/cache"));
     panel.outputEdit()->setText(dir + QStringLiteral("/trained.safetensors"));
-    auto sketch = panel.options()->sketchOptions();
-    sketch.sketch.mMin = 4;
-    sketch.sketch.mMax = 16;
-    sketch.sketch.tokensPerRep = 32;
-    sketch.shardRows = 16;
-    panel.options()->setSketchOptions(sketch);
-    auto fit = panel.options()->fitConfig();
-    fit.codewords = 8;
-    fit.candidates = 64;
-    fit.batch = 32;
-    fit.epochs = 3;
-    fit.patience = 5;
-    panel.options()->setFitConfig(fit);
+    test::useTinyTraining(panel, 3, 5);
 }
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include "trainer/trainer_options_form.h"
 #include "trainer/trainer_panel.h"
 #include "trainer/training_job.h"
+#include "trainer_fixture.h"
 #include "util/error.h"
 
 using namespace once::studio;
@@ -148,18 +149,7 @@ class TestTrainerPanel : public QObject {
         panel.cacheEdit()->setText(dir + QStringLiteral("/cache"));
         const QString output = dir + QStringLiteral("/trained.safetensors");
         panel.outputEdit()->setText(output);
-        auto sketch = panel.options()->sketchOptions();
-        sketch.sketch.mMin = 4;
-        sketch.sketch.mMax = 16;
-        sketch.sketch.tokensPerRep = 32;
-        sketch.shardRows = 16;
-        panel.options()->setSketchOptions(sketch);
-        auto fit = panel.options()->fitConfig();
-        fit.codewords = 8;
-        fit.candidates = 64;
-        fit.batch = 32;
-        fit.epochs = 2;
-        panel.options()->setFitConfig(fit);
+        test::useTinyTraining(panel, 2);
 
         // Start, and cancel once Stage A has sketched at least one video.
         QSignalSpy cancelled(panel.task(), &BackgroundTask::cancelled);

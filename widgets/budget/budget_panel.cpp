@@ -190,7 +190,9 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     llmTokens_ = new QLabel(this);
     ratio_ = new QLabel(this);
     time_ = new QLabel(this);
-    for (QLabel* l : {groups_, coverage_, llmTokens_, ratio_, time_}) {
+    features_ = new QLabel(QStringLiteral("—"), this);
+    features_->setWordWrap(true);
+    for (QLabel* l : {groups_, coverage_, llmTokens_, ratio_, time_, features_}) {
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
 
@@ -207,6 +209,7 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Tokens to the LLM:"), llmTokens_);
     form->addRow(tr("Compression:"), ratio_);
     form->addRow(tr("Time:"), time_);
+    form->addRow(tr("Features:"), features_);
     // Labels' buddies make the &-mnemonics reach the controls.
     if (auto* label = qobject_cast<QLabel*>(form->labelForField(budgetRow))) {
         label->setBuddy(slider_);
@@ -380,6 +383,10 @@ once::Variant BudgetPanel::variant() const {
     return name.isEmpty() ? once::Variant::Full : once::parseVariant(name.toStdString());
 }
 
+void BudgetPanel::setFeatureSource(const QString& text) {
+    features_->setText(text.isEmpty() ? QStringLiteral("—") : text);
+}
+
 void BudgetPanel::setComputing(bool computing) {
     computing_ = computing;
     updateStale();
@@ -458,6 +465,9 @@ QString BudgetPanel::readout(const QString& key) const {
     }
     if (key == QLatin1String("time")) {
         return time_->text();
+    }
+    if (key == QLatin1String("features")) {
+        return features_->text();
     }
     return ratio_->text();
 }

@@ -56,6 +56,9 @@ class BudgetPanel : public QWidget {
     /// Shows what a compression gave (null: nothing yet). `llmTokens` counts the layout tokens
     /// the backbone adds; `denseTokens` is N.
     void showResult(const once::CompressionResult* result, std::int64_t llmTokens);
+    /// Which encoder the video's features came from (and, when it differs, the model folder's),
+    /// shown as "Features:" ("" hides nothing: the row shows "—").
+    void setFeatureSource(const QString& text);
     /// Whether a compression for the selected settings is running (the read-outs say
     /// "updating…" while they are for another budget or variant).
     void setComputing(bool computing);
@@ -69,7 +72,8 @@ class BudgetPanel : public QWidget {
     QSpinBox* spinBox() const { return spin_; }
     QComboBox* variantBox() const { return variantBox_; }
     QComboBox* methodBox() const { return methodBox_; }
-    /// The text of the read-out labels, for tests: "M", "coverage", "llm", "time".
+    /// The text of the read-out labels, for tests: "M", "coverage", "llm", "time",
+    /// "features".
     QString readout(const QString& key) const;
 
     /// Display name of a variant (translated).
@@ -112,6 +116,7 @@ class BudgetPanel : public QWidget {
     QLabel* llmTokens_;
     QLabel* ratio_;
     QLabel* time_;
+    QLabel* features_;
 };
 
 }  // namespace once::studio

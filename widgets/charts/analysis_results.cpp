@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "util/error.h"
 
@@ -34,12 +35,7 @@ CsvTable readCsv(const QString& path) {
         t.header << h.trimmed();
     }
     for (int i = 1; i < lines.size(); ++i) {
-        QStringList cells = csvCells(lines[i]);
-        if (cells.size() != t.header.size()) {
-            once::fail("wrong number of columns", path.toStdString(),
-                       QStringLiteral("line %1").arg(i + 1).toStdString(),
-                       std::to_string(t.header.size()), std::to_string(cells.size()));
-        }
+        QStringList cells = csvRow(lines, i, t.header.size(), path);
         for (QString& c : cells) {
             c = c.trimmed();
         }
@@ -121,30 +117,51 @@ bool isDense(const Rows& r, int row) {
     return r.text(row, QStringLiteral("budget")) == QLatin1String("dense");
 }
 
-void loadAccuracy(const Rows& r, AnalysisResults& out) {
-    out.kind = Kind::Accuracy;
-    out.title = AnalysisResults::tr("Accuracy vs budget");
-    out.xLabel = AnalysisResults::tr("Token budget B");
-    out.yLabel = AnalysisResults::tr("Accuracy (%), 95% bootstrap CI");
-    out.logX = true;
+// The chart's kind, title and axis labels; budgets and token counts span decades, so x is
+// logarithmic unless said otherwise.
+void setHeading(AnalysisResults& out, Kind kind, const QString& title, const QString& xLabel,
+                const QString& yLabel, bool logX = true) {
+    out.kind = kind;
+    out.title = title;
+    out.xLabel = xLabel;
+    out.yLabel = yLabel;
+    out.logX = logX;
+}
+
+// One series per "method" (or "method (benchmark)"): `pointOf(row, name)` gives the row's point,
+// or nothing when the row is not drawn as a point.
+template <typename PointOf>
+void collectSeries(const Rows& r, AnalysisResults& out, PointOf pointOf) {
     const bool several = severalBenchmarks(r);
     SeriesBuilder b;
-    int perTask = 0;
     for (int i = 0; i < r.table.rows.size(); ++i) {
+        const QString name = seriesName(r, i, several);
+        if (const std::optional<AnalysisPoint> p = pointOf(i, name)) {
+            b.add(name, *p);
+        }
+    }
+    out.series = b.finish();
+}
+
+void loadAccuracy(const Rows& r, AnalysisResults& out) {
+    setHeading(out, Kind::Accuracy, AnalysisResults::tr("Accuracy vs budget"),
+               AnalysisResults::tr("Token budget B"),
+               AnalysisResults::tr("Accuracy (%), 95% bootstrap CI"));
+    int perTask = 0;
+    collectSeries(r, out, [&](int i, const QString& name) -> std::optional<AnalysisPoint> {
         if (r.text(i, QStringLiteral("task")) != QLatin1String("overall")) {
             ++perTask;
-            continue;
+            return std::nullopt;
         }
         const double acc = r.number(i, QStringLiteral("accuracy_pct"));
         if (isDense(r, i)) {
-            out.levels << AnalysisLevel{seriesName(r, i, several), acc};
-            continue;
+            out.levels << AnalysisLevel{name, acc};
+            return std::nullopt;
         }
-        b.add(seriesName(r, i, several),
-              {r.number(i, QStringLiteral("budget")), acc, r.number(i, QStringLiteral("ci_lo")),
-               r.number(i, QStringLiteral("ci_hi"))});
-    }
-    out.series = b.finish();
+        return AnalysisPoint{r.number(i, QStringLiteral("budget")), acc,
+                             r.number(i, QStringLiteral("ci_lo")),
+                             r.number(i, QStringLiteral("ci_hi"))};
+    });
     if (perTask > 0) {
         out.note =
             AnalysisResults::tr("Overall accuracy; the %1 per-task rows are on the per-task radar.")
@@ -153,38 +170,29 @@ void loadAccuracy(const Rows& r, AnalysisResults& out) {
 }
 
 void loadEfficiency(const Rows& r, AnalysisResults& out) {
-    out.kind = Kind::Efficiency;
-    out.title = AnalysisResults::tr("End-to-end time vs visual tokens");
-    out.xLabel = AnalysisResults::tr("Visual tokens per question (mean)");
-    out.yLabel = AnalysisResults::tr("End-to-end time per question (s)");
-    out.logX = true;
-    const bool several = severalBenchmarks(r);
-    SeriesBuilder b;
-    for (int i = 0; i < r.table.rows.size(); ++i) {
-        b.add(seriesName(r, i, several), {r.number(i, QStringLiteral("visual_tokens")),
-                                          r.number(i, QStringLiteral("e2e_seconds"))});
-    }
-    out.series = b.finish();
+    setHeading(out, Kind::Efficiency, AnalysisResults::tr("End-to-end time vs visual tokens"),
+               AnalysisResults::tr("Visual tokens per question (mean)"),
+               AnalysisResults::tr("End-to-end time per question (s)"));
+    collectSeries(r, out, [&](int i, const QString&) -> std::optional<AnalysisPoint> {
+        return AnalysisPoint{r.number(i, QStringLiteral("visual_tokens")),
+                             r.number(i, QStringLiteral("e2e_seconds"))};
+    });
 }
 
 void loadBreakEven(const Rows& r, AnalysisResults& out) {
-    out.kind = Kind::BreakEven;
-    out.title = AnalysisResults::tr("Break-even count N* vs budget");
-    out.xLabel = AnalysisResults::tr("Token budget B");
-    out.yLabel = AnalysisResults::tr("N* (videos that repay the offline cost)");
-    out.logX = out.logY = true;
-    const bool several = severalBenchmarks(r);
-    SeriesBuilder b;
+    setHeading(out, Kind::BreakEven, AnalysisResults::tr("Break-even count N* vs budget"),
+               AnalysisResults::tr("Token budget B"),
+               AnalysisResults::tr("N* (videos that repay the offline cost)"));
+    out.logY = true;
     int never = 0;
-    for (int i = 0; i < r.table.rows.size(); ++i) {
+    collectSeries(r, out, [&](int i, const QString&) -> std::optional<AnalysisPoint> {
         const double n = r.number(i, QStringLiteral("n_star"), /*allowInfinite=*/true);
         if (std::isinf(n) || n <= 0) {
             ++never;  // no per-video saving: the offline cost is never repaid
-            continue;
+            return std::nullopt;
         }
-        b.add(seriesName(r, i, several), {r.number(i, QStringLiteral("budget")), n});
-    }
-    out.series = b.finish();
+        return AnalysisPoint{r.number(i, QStringLiteral("budget")), n};
+    });
     if (never > 0) {
         out.note =
             AnalysisResults::tr("%1 row(s) with no per-video saving (N* infinite) are not drawn.")
@@ -193,11 +201,9 @@ void loadBreakEven(const Rows& r, AnalysisResults& out) {
 }
 
 void loadSupportOrigin(const Rows& r, AnalysisResults& out) {
-    out.kind = Kind::SupportOrigin;
-    out.title = AnalysisResults::tr("Support origin: donor − current R95");
-    out.xLabel = AnalysisResults::tr("Token budget B");
-    out.yLabel = AnalysisResults::tr("Δ R95, simultaneous band");
-    out.logX = true;
+    setHeading(out, Kind::SupportOrigin, AnalysisResults::tr("Support origin: donor − current R95"),
+               AnalysisResults::tr("Token budget B"),
+               AnalysisResults::tr("Δ R95, simultaneous band"));
     SeriesBuilder b;
     for (int i = 0; i < r.table.rows.size(); ++i) {
         b.add(AnalysisResults::tr("donor − current R95"),
@@ -214,11 +220,11 @@ void loadSupportOrigin(const Rows& r, AnalysisResults& out) {
 // The stress summary (random − learned) and the codebook comparison (other − reference): one
 // difference per metric with its bootstrap CI, on categorical x.
 void loadDifferences(const Rows& r, AnalysisResults& out, bool stress) {
-    out.kind = stress ? Kind::Stress : Kind::Comparison;
-    out.title = stress ? AnalysisResults::tr("Stress diagnostic: random − learned residual")
-                       : AnalysisResults::tr("Codebook comparison: other − reference residual");
-    out.xLabel = AnalysisResults::tr("Residual statistic");
-    out.yLabel = AnalysisResults::tr("Difference, 95% bootstrap CI");
+    setHeading(out, stress ? Kind::Stress : Kind::Comparison,
+               stress ? AnalysisResults::tr("Stress diagnostic: random − learned residual")
+                      : AnalysisResults::tr("Codebook comparison: other − reference residual"),
+               AnalysisResults::tr("Residual statistic"),
+               AnalysisResults::tr("Difference, 95% bootstrap CI"), /*logX=*/false);
     AnalysisSeries s{
         stress ? AnalysisResults::tr("random − learned") : AnalysisResults::tr("other − reference"),
         {}};

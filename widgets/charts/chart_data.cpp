@@ -5,6 +5,9 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <string>
+
+#include "util/error.h"
 
 namespace once::studio {
 
@@ -83,6 +86,16 @@ QStringList csvCells(const QString& line) {
         } else {
             cells.back() += ch;
         }
+    }
+    return cells;
+}
+
+QStringList csvRow(const QStringList& lines, int index, int width, const QString& path) {
+    QStringList cells = csvCells(lines[index]);
+    if (cells.size() != width) {
+        once::fail("wrong number of columns", path.toStdString(),
+                   QStringLiteral("line %1").arg(index + 1).toStdString(), std::to_string(width),
+                   std::to_string(cells.size()));
     }
     return cells;
 }

@@ -37,4 +37,8 @@ struct CsvTable {
 /// One CSV line split into cells, RFC 4180 quoting ("a,b" and "" inside quotes) undone.
 QStringList csvCells(const QString& line);
 
+/// Line `index` of a CSV file's `lines` (0 is the header) split into cells; throws
+/// once::OnceError naming `path` and the line when it does not hold `width` cells.
+QStringList csvRow(const QStringList& lines, int index, int width, const QString& path);
+
 }  // namespace once::studio

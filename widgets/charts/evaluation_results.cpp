@@ -86,12 +86,7 @@ bool loadHarnessCsv(const QString& path, const QStringList& header, const QStrin
     std::vector<Row> overall, perTask;
     QStringList benchmarks;
     for (int i = 1; i < lines.size(); ++i) {
-        const QStringList cells = csvCells(lines[i]);
-        if (cells.size() != header.size()) {
-            once::fail("wrong number of columns", path.toStdString(),
-                       QStringLiteral("line %1").arg(i + 1).toStdString(),
-                       std::to_string(header.size()), std::to_string(cells.size()));
-        }
+        const QStringList cells = csvRow(lines, i, header.size(), path);
         const QString budget = cells[iBudget].trimmed();
         const QString method = budget == QLatin1String("dense")
                                    ? cells[iMethod].trimmed()
@@ -137,12 +132,7 @@ EvaluationResults loadCsv(const QString& path, const QString& text) {
         header[0].trimmed().compare(QLatin1String("task"), Qt::CaseInsensitive) == 0 &&
         header[1].trimmed().compare(QLatin1String("method"), Qt::CaseInsensitive) == 0;
     for (int i = 1; i < lines.size(); ++i) {
-        const QStringList cells = csvCells(lines[i]);
-        if (cells.size() != header.size()) {
-            once::fail("wrong number of columns", path.toStdString(),
-                       QStringLiteral("line %1").arg(i + 1).toStdString(),
-                       std::to_string(header.size()), std::to_string(cells.size()));
-        }
+        const QStringList cells = csvRow(lines, i, header.size(), path);
         if (longFormat) {
             c.add(cells[0].trimmed(), cells[1].trimmed(), number(cells[2], path, i + 1, header[2]));
         } else {

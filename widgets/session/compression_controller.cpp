@@ -82,34 +82,14 @@ void CompressionController::updateCompressing() {
     emit busyChanged();
 }
 
-std::int64_t CompressionController::maxBudgetFor(const QString& method) const {
-    if (isOnce(method)) {
-        return session_.codebook() ? session_.codebook()->size() : 0;
-    }
-    return session_.video().numTokens();
-}
-
-std::int64_t CompressionController::maxBudget() const {
-    return maxBudgetFor(session_.method());
-}
-
-once::BudgetRange CompressionController::budgetRange() const {
-    const auto codebook = session_.codebook();
-    return methods::budgetRange(
-        session_.method(), methods::budgetShape(session_.video(), codebook ? codebook->size() : 0));
-}
-
 std::int64_t CompressionController::clampedBudget(const QString& method,
                                                   std::int64_t budget) const {
     budget = std::max<std::int64_t>(1, budget);
-    const std::int64_t most = maxBudgetFor(method);
+    const std::int64_t most = session_.maxBudget(method);
     if (most <= 0) {
         return budget;  // no budget yet (ONCE without a codebook): kept for later
     }
-    const auto codebook = session_.codebook();
-    const once::BudgetRange range = methods::budgetRange(
-        method, methods::budgetShape(session_.video(), codebook ? codebook->size() : 0));
-    return std::clamp(budget, std::min(range.min, most), most);
+    return std::clamp(budget, std::min(session_.budgetRange(method).min, most), most);
 }
 
 void CompressionController::clampBudget() {
@@ -118,43 +98,31 @@ void CompressionController::clampBudget() {
     session_.installSettings(session_.method(), options);
 }
 
-void CompressionController::setBudget(std::int64_t budget) {
+void CompressionController::request(const Change& change) {
+    QString method = session_.method();
+    if (change.method && *change.method != method) {
+        if (!methods::all().contains(*change.method)) {
+            session_.report(tr("Unknown compression method"),
+                            tr("\"%1\" is not a compression method. Known methods: %2.")
+                                .arg(*change.method, methods::all().join(QStringLiteral(", "))));
+            return;
+        }
+        method = *change.method;
+    }
     once::CompressOptions options = session_.compressOptions();
-    budget = clampedBudget(session_.method(), budget);
-    if (budget == options.budget) {
+    options.variant = change.variant.value_or(options.variant);
+    options.budget = clampedBudget(method, change.budget.value_or(options.budget));
+    const bool newMethod = method != session_.method();
+    const bool newBudget = options.budget != session_.budget();
+    const bool newVariant = options.variant != session_.variant();
+    if (!newMethod && !newBudget && !newVariant) {
         return;
     }
-    options.budget = budget;
-    session_.installSettings(session_.method(), options);
-    recompress();
-}
-
-void CompressionController::setVariant(once::Variant variant) {
-    once::CompressOptions options = session_.compressOptions();
-    if (variant == options.variant) {
-        return;
-    }
-    options.variant = variant;
-    session_.installSettings(session_.method(), options);
-    if (methods::hasVariants(session_.method())) {
+    session_.installSettings(method, options);
+    // The variant is ONCE's own: a peer's result does not change with it.
+    if (newMethod || newBudget || methods::hasVariants(method)) {
         recompress();
     }
-}
-
-void CompressionController::setMethod(const QString& method) {
-    if (method == session_.method()) {
-        return;
-    }
-    if (!methods::all().contains(method)) {
-        session_.report(tr("Unknown compression method"),
-                        tr("\"%1\" is not a compression method. Known methods: %2.")
-                            .arg(method, methods::all().join(QStringLiteral(", "))));
-        return;
-    }
-    once::CompressOptions options = session_.compressOptions();
-    options.budget = clampedBudget(method, options.budget);
-    session_.installSettings(method, options);
-    recompress();
     updateCompressing();
 }
 
@@ -183,14 +151,11 @@ void CompressionController::recompress() {
         return;
     }
     const QString method = session_.method();
-    std::shared_ptr<PreparedPeer> peer;
-    if (isOnce(method)) {
-        if (!session_.assignment() || !session_.codebook()) {
-            return;
-        }
-    } else if (const auto it = peers_.find(method); it != peers_.end()) {
-        peer = it->second;
+    const auto from = source(method);
+    if (!from) {
+        return;
     }
+    const std::shared_ptr<PreparedPeer> peer = *from;
     if (compressTask_->isRunning()) {
         pending_ = true;  // the newest setting runs when this one ends
     } else if (!isOnce(method) && !peer) {
@@ -199,6 +164,18 @@ void CompressionController::recompress() {
         startCompression(peer);
     }
     updateCompressing();
+}
+
+std::optional<std::shared_ptr<PreparedPeer>> CompressionController::source(
+    const QString& method) const {
+    if (isOnce(method)) {
+        if (!session_.assignment() || !session_.codebook()) {
+            return std::nullopt;
+        }
+        return std::shared_ptr<PreparedPeer>();
+    }
+    const auto it = peers_.find(method);
+    return it != peers_.end() ? it->second : nullptr;
 }
 
 void CompressionController::startPreparation(const QString& method) {
@@ -261,18 +238,11 @@ void CompressionController::runBudgetSweep() {
         return;
     }
     const QString method = session_.method();
-    std::shared_ptr<PreparedPeer> peer;
-    if (isOnce(method)) {
-        if (!session_.assignment() || !session_.codebook()) {
-            return;
-        }
-    } else {
-        const auto it = peers_.find(method);
-        if (it == peers_.end()) {
-            return;
-        }
-        peer = it->second;
+    const auto from = source(method);
+    if (!from || (!isOnce(method) && !*from)) {
+        return;  // nothing prepared to measure
     }
+    const std::shared_ptr<PreparedPeer> peer = *from;
     const std::uint64_t generation = session_.assignmentGeneration();
     const std::uint64_t videoGeneration = session_.videoGeneration();
     sweepTask_->start(tr("Measuring the budget sweep of %1").arg(methods::title(method)),

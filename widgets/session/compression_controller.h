@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "compress/compression.h"
 #include "compress/token_compressor.h"
@@ -30,19 +31,18 @@ class CompressionController : public QObject {
     explicit CompressionController(StudioSession& session);
     ~CompressionController() override;
 
-    /// Clamped to budgetRange() (to 1 … the maximum while the method has no budget yet).
-    void setBudget(std::int64_t budget);
-    void setVariant(once::Variant variant);
-    /// An unknown name is an error (the document's errorOccurred) and changes nothing.
-    void setMethod(const QString& method);
+    /// A change of method, budget and/or variant; what is unset stays. An unknown method is
+    /// an error (the document's errorOccurred) and changes nothing; the budget is clamped to
+    /// the (new) method's range (to 1 … the maximum while the method has no budget yet); then
+    /// one re-compression, coalesced with the running one.
+    struct Change {
+        std::optional<QString> method;
+        std::optional<std::int64_t> budget;
+        std::optional<once::Variant> variant;
+    };
+    void request(const Change& change);
     void runBudgetSweep();
 
-    /// The slider's maximum: K for ONCE (0 without a codebook), N for a peer (0 without a
-    /// video).
-    std::int64_t maxBudget() const;
-    /// The current method's valid budgets on the current video and codebook (core's
-    /// budgetRange: the smallest budget that gives a token, the largest that changes the output).
-    once::BudgetRange budgetRange() const;
     bool isPeerPrepared(const QString& method) const { return peers_.count(method) > 0; }
     int peerPreparations() const { return preparations_; }
 
@@ -64,13 +64,15 @@ class CompressionController : public QObject {
   private:
     void onVideo();
     void onAssignment();
-    std::int64_t maxBudgetFor(const QString& method) const;
     /// `budget` inside `method`'s range for the current video and codebook.
     std::int64_t clampedBudget(const QString& method, std::int64_t budget) const;
     /// Keeps the document's budget inside the current method's range.
     void clampBudget();
     /// Computes the result for the current settings, or queues it behind the running one.
     void recompress();
+    /// What compresses `method` now: for ONCE a null peer once the assignment and codebook are
+    /// there, for a peer its prepared state (null: not prepared yet); nullopt: ONCE lacks them.
+    std::optional<std::shared_ptr<PreparedPeer>> source(const QString& method) const;
     void startPreparation(const QString& method);
     void startCompression(std::shared_ptr<PreparedPeer> peer);
     void updateCompressing();

@@ -2,9 +2,11 @@
 
 #include "budget/budget_panel.h"
 #include "codebook/codebook.h"
+#include "models/backbone.h"
 #include "overlay/group_overlay.h"
 #include "session/methods.h"
 #include "session/studio_session.h"
+#include "util/error.h"
 
 namespace once::studio {
 
@@ -21,15 +23,45 @@ SessionBinder::SessionBinder(StudioSession* session, GroupOverlay* overlay, Budg
     connect(budget_, &BudgetPanel::budgetChanged, session_, &StudioSession::setBudget);
     connect(budget_, &BudgetPanel::variantChanged, session_, &StudioSession::setVariant);
     connect(budget_, &BudgetPanel::methodChanged, session_, &StudioSession::setMethod);
+    connect(session_, &StudioSession::modelChanged, this, &SessionBinder::onFeatureSource);
     budget_->setVariant(session_->variant());
     budget_->setBudget(session_->budget());
     onVideo();
     onCodebook();
 }
 
+QString SessionBinder::encoderTitle(const QString& backbone) {
+    try {
+        return QString::fromStdString(once::backboneInfo(backbone.toStdString()).title);
+    } catch (const once::OnceError&) {
+        return backbone;  // an encoder without a language backbone (the demo's)
+    }
+}
+
 void SessionBinder::onVideo() {
     overlay_->setVideo(session_->video());
+    onFeatureSource();
     onInputs();
+}
+
+void SessionBinder::onFeatureSource() {
+    const VideoData& v = session_->video();
+    if (v.isEmpty()) {
+        budget_->setFeatureSource({});
+        return;
+    }
+    const QString features = QString::fromStdString(v.backbone);
+    QString text = v.fromFeatureFile ? tr("%1 encoder (from a feature file)")
+                                     : tr("%1 encoder").arg(encoderTitle(features));
+    if (v.fromFeatureFile) {
+        text = text.arg(encoderTitle(features));
+    }
+    const auto& model = session_->model();
+    if (model && !model->backbone.isEmpty() && model->backbone != features) {
+        text = tr("%1; the model folder's encoder is %2 (not re-encoded)")
+                   .arg(text, encoderTitle(model->backbone));
+    }
+    budget_->setFeatureSource(text);
 }
 
 void SessionBinder::onCodebook() {

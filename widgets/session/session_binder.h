@@ -16,6 +16,10 @@ class SessionBinder : public QObject {
     SessionBinder(StudioSession* session, GroupOverlay* overlay, BudgetPanel* budget,
                   QObject* parent = nullptr);
 
+    /// A visual encoder's display title ("LLaVA-OneVision"; the name itself for an encoder
+    /// without a language backbone, such as "demo").
+    static QString encoderTitle(const QString& backbone);
+
   private:
     void onVideo();
     void onCodebook();
@@ -25,6 +29,9 @@ class SessionBinder : public QObject {
     void onOptions();
     /// Read-outs marked while a compression runs; the overlay says why it is empty.
     void onWork();
+    /// The budget panel's "Features:" row: the video's encoder, and the model folder's when
+    /// it differs (the features were not re-encoded).
+    void onFeatureSource();
 
     StudioSession* session_;
     GroupOverlay* overlay_;

@@ -37,27 +37,31 @@ StudioSession::~StudioSession() {
 // ---- requests ----
 
 void StudioSession::openVideo(const QString& path) {
-    loader_->openVideo(path);
+    loader_->open(once::FileKind::Video, path);
 }
 
 void StudioSession::openFeatureFile(const QString& path) {
-    loader_->openFeatureFile(path);
+    loader_->open(once::FileKind::FeatureFile, path);
 }
 
 void StudioSession::openCodebook(const QString& path) {
-    loader_->openCodebook(path);
+    loader_->open(once::FileKind::Codebook, path);
 }
 
 void StudioSession::openModelFolder(const QString& path) {
-    loader_->openModelFolder(path);
+    loader_->open(once::FileKind::ModelFolder, path);
 }
 
 void StudioSession::openPath(const QString& path) {
-    loader_->openPath(path);
+    loader_->open(once::FileKind::Unknown, path);
 }
 
 void StudioSession::loadDemo() {
     loader_->loadDemo();
+}
+
+void StudioSession::reencodeVideo() {
+    loader_->reencode();
 }
 
 void StudioSession::setVideo(VideoData video) {
@@ -79,27 +83,31 @@ void StudioSession::setCodebook(std::shared_ptr<const once::Codebook> codebook) 
 }
 
 void StudioSession::setBudget(std::int64_t budget) {
-    compression_->setBudget(budget);
+    compression_->request({.budget = budget});
 }
 
 void StudioSession::setVariant(once::Variant variant) {
-    compression_->setVariant(variant);
+    compression_->request({.variant = variant});
 }
 
 void StudioSession::setMethod(const QString& method) {
-    compression_->setMethod(method);
+    compression_->request({.method = method});
 }
 
 void StudioSession::runBudgetSweep() {
     compression_->runBudgetSweep();
 }
 
-std::int64_t StudioSession::maxBudget() const {
-    return compression_->maxBudget();
+std::int64_t StudioSession::maxBudget(const QString& method) const {
+    if (methods::needsCodebook(method.isEmpty() ? method_ : method)) {
+        return codebook_ ? codebook_->size() : 0;
+    }
+    return video_.numTokens();
 }
 
-once::BudgetRange StudioSession::budgetRange() const {
-    return compression_->budgetRange();
+once::BudgetRange StudioSession::budgetRange(const QString& method) const {
+    return methods::budgetRange(method.isEmpty() ? method_ : method,
+                                methods::budgetShape(video_, codebook_ ? codebook_->size() : 0));
 }
 
 bool StudioSession::isPrepared(const QString& method) const {
@@ -237,6 +245,10 @@ void StudioSession::report(const QString& title, const QString& message) {
 
 void StudioSession::inform(const QString& message) {
     emit notice(message);
+}
+
+void StudioSession::offerReencode(const QString& featuresBackbone, const QString& modelBackbone) {
+    emit reencodeOffered(featuresBackbone, modelBackbone);
 }
 
 // ---- workers ----

@@ -59,6 +59,9 @@ class StudioSession : public QObject {
     /// Demo video + demo encoder + demo codebook; when the demo codebook file is missing, a
     /// codebook sampled from the demo video's own features (announced by notice()).
     void loadDemo();
+    /// Encodes the video on screen again with the encoder of the current settings (after a
+    /// model folder brought its own, see reencodeOffered); a feature file stays as it is.
+    void reencodeVideo();
     /// In-memory inputs (tests, embedding): replaces the video / codebook and re-assigns.
     void setVideo(VideoData video);
     void setCodebook(std::shared_ptr<const once::Codebook> codebook);
@@ -73,11 +76,12 @@ class StudioSession : public QObject {
     /// Measures compression time over the method's budgets for the current video (sweepChanged;
     /// sweepCancelled when cancelled).
     void runBudgetSweep();
-    /// The largest budget of the current method: K for ONCE (0 without a codebook), N for a
-    /// peer (0 without a video).
-    std::int64_t maxBudget() const;
-    /// The current method's valid budgets on the current video, from core's registry.
-    once::BudgetRange budgetRange() const;
+    /// The largest budget of `method` ("": the current one): K for ONCE (0 without a codebook),
+    /// N for a peer (0 without a video).
+    std::int64_t maxBudget(const QString& method = {}) const;
+    /// The valid budgets of `method` ("": the current one) on the current video, from core's
+    /// registry (the smallest budget that gives a token, the largest that changes the output).
+    once::BudgetRange budgetRange(const QString& method = {}) const;
     /// Whether `method` can compress the current video without a new preparation (ONCE: the
     /// assignment is cached; a peer: prepared for this video).
     bool isPrepared(const QString& method) const;
@@ -133,6 +137,9 @@ class StudioSession : public QObject {
     /// A failure (errorOccurred) or something to know (notice) from a worker.
     void report(const QString& title, const QString& message);
     void inform(const QString& message);
+    /// A model folder whose encoder differs from the one the video's features came from was
+    /// opened: reencodeOffered.
+    void offerReencode(const QString& featuresBackbone, const QString& modelBackbone);
 
     // ---- workers ----
     VideoLoader* loader() const { return loader_; }
@@ -175,6 +182,9 @@ class StudioSession : public QObject {
     /// Something the user should know that is not an error (fallback codebook, unloaded
     /// codebook after a dimension change).
     void notice(const QString& message);
+    /// The opened model folder's encoder (`modelBackbone`) is not the one the video's features
+    /// came from: the view may offer reencodeVideo().
+    void reencodeOffered(const QString& featuresBackbone, const QString& modelBackbone);
 
   private:
     void updateBusy();

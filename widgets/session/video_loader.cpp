@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <algorithm>
+#include <map>
 
 #include "codebook/codebook.h"
 #include "models/backbone.h"
@@ -77,20 +78,25 @@ void VideoLoader::keepEncoder(std::shared_ptr<once::VisualEncoder> encoder,
     encoderModelDir_ = modelDir;
 }
 
-void VideoLoader::openVideo(const QString& path) {
-    enqueue([this, path] { startVideo(path); });
-}
-
-void VideoLoader::openFeatureFile(const QString& path) {
-    enqueue([this, path] { startFeatureFile(path); });
-}
-
-void VideoLoader::openCodebook(const QString& path) {
-    enqueue([this, path] { startCodebook(path); });
-}
-
-void VideoLoader::openModelFolder(const QString& path) {
-    enqueue([this, path] { startModelFolder(path); });
+void VideoLoader::open(once::FileKind kind, const QString& path) {
+    if (kind == once::FileKind::Unknown) {
+        kind = StudioSession::classify(path);
+    }
+    using Start = void (VideoLoader::*)(const QString&);
+    static const std::map<once::FileKind, Start> starts = {
+        {once::FileKind::Video, &VideoLoader::startVideo},
+        {once::FileKind::FeatureFile, &VideoLoader::startFeatureFile},
+        {once::FileKind::Codebook, &VideoLoader::startCodebook},
+        {once::FileKind::ModelFolder, &VideoLoader::startModelFolder}};
+    const auto it = starts.find(kind);
+    if (it == starts.end()) {
+        session_.report(tr("Cannot open file"),
+                        tr("%1: not a video, feature file, codebook or model folder "
+                           "(unknown file type \"%2\").")
+                            .arg(path, QFileInfo(path).suffix()));
+        return;
+    }
+    enqueue([this, start = it->second, path] { (this->*start)(path); });
 }
 
 void VideoLoader::loadDemo() {
@@ -103,27 +109,17 @@ void VideoLoader::assign() {
     }
 }
 
-void VideoLoader::openPath(const QString& path) {
-    switch (StudioSession::classify(path)) {
-        case once::FileKind::Video:
-            openVideo(path);
-            break;
-        case once::FileKind::FeatureFile:
-            openFeatureFile(path);
-            break;
-        case once::FileKind::Codebook:
-            openCodebook(path);
-            break;
-        case once::FileKind::ModelFolder:
-            openModelFolder(path);
-            break;
-        case once::FileKind::Unknown:
-            session_.report(tr("Cannot open file"),
-                            tr("%1: not a video, feature file, codebook or model folder "
-                               "(unknown file type \"%2\").")
-                                .arg(path, QFileInfo(path).suffix()));
-            break;
-    }
+void VideoLoader::reencode() {
+    enqueue([this] {
+        const VideoData& v = session_.video();
+        if (!v.isEmpty() && !v.fromFeatureFile) {
+            startVideo(v.path);
+        }
+    });
+}
+
+void VideoLoader::then(std::function<void()> step) {
+    enqueue(std::move(step));
 }
 
 void VideoLoader::startVideo(const QString& path) {
@@ -185,9 +181,10 @@ void VideoLoader::startModelFolder(const QString& path) {
                 PipelineSettings s = session_.pipelineSettings();
                 const auto names = once::visualEncoderNames();
                 const std::string backbone = model->backbone.toStdString();
-                const bool switchEncoder =
-                    !model->backbone.isEmpty() && s.backbone != model->backbone &&
+                const bool knownEncoder =
                     std::find(names.begin(), names.end(), backbone) != names.end();
+                const bool switchEncoder =
+                    !model->backbone.isEmpty() && s.backbone != model->backbone && knownEncoder;
                 if (switchEncoder) {
                     const std::string old = s.backbone.toStdString();
                     // defaultSampling covers the demo encoder and names without a language
@@ -207,6 +204,14 @@ void VideoLoader::startModelFolder(const QString& path) {
                                  s.sampling));
                 }
                 session_.installModel(*model);
+                // The video on screen keeps the features of the encoder it was opened with:
+                // offer to encode it again with the model's (issue 16).
+                const VideoData& v = session_.video();
+                const QString features = QString::fromStdString(v.backbone);
+                if (!v.isEmpty() && !v.fromFeatureFile && knownEncoder &&
+                    features != model->backbone) {
+                    session_.offerReencode(features, model->backbone);
+                }
             };
         });
 }

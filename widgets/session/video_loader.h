@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "io/file_kind.h"
 #include "session/pipeline_settings.h"
 #include "util/progress.h"
 
@@ -30,16 +31,20 @@ class VideoLoader : public QObject {
     explicit VideoLoader(StudioSession& session);
     ~VideoLoader() override;
 
-    void openVideo(const QString& path);
-    void openFeatureFile(const QString& path);
-    void openCodebook(const QString& path);
-    void openModelFolder(const QString& path);
-    /// Opens whatever `path` is (StudioSession::classify); unknown files are an error.
-    void openPath(const QString& path);
+    /// Queues the load of `path` as `kind`: a video, a feature file, a codebook or a model
+    /// folder (FileKind::Unknown: StudioSession::classify decides; still unknown is an error).
+    void open(once::FileKind kind, const QString& path);
     void loadDemo();
     /// Assigns the document's video to its codebook (after an in-memory change); without both,
     /// nothing to do.
     void assign();
+    /// Encodes the document's video again with the encoder of the current settings (a model
+    /// folder brought another one); decided when the job starts: a feature file or no video
+    /// is nothing to do.
+    void reencode();
+    /// Runs `step` on the GUI thread when the loads queued before it have ended (failed ones
+    /// too); a cancel drops it with the rest of the queue.
+    void then(std::function<void()> step);
 
     BackgroundTask* task() const { return task_; }
     /// A load is running or queued.
@@ -58,6 +63,7 @@ class VideoLoader : public QObject {
     void enqueue(std::function<void()> start);
     void drainQueue();
     void run(const QString& title, const QString& errorTitle, Work work);
+    // One per FileKind (open() picks by kind).
     void startVideo(const QString& path);
     void startFeatureFile(const QString& path);
     void startCodebook(const QString& path);

@@ -42,6 +42,31 @@ double detailValue(const QString& detail, const QString& key) {
     }
     return std::nan("");
 }
+
+struct CurveStyle {
+    QString name;
+    QPen pen;
+    QCPScatterStyle::ScatterShape marker;
+    double markerSize;
+};
+
+// Empties `plot` and adds its two curves, `left` on the left axis and `right` on the right;
+// markers too, since a line through one point draws nothing.
+std::pair<QCPGraph*, QCPGraph*> startCurves(QCustomPlot* plot, const QFont& font,
+                                            const CurveStyle& left, const CurveStyle& right) {
+    plot->clearGraphs();
+    plot->clearItems();
+    plot->legend->setVisible(true);
+    plot->legend->setFont(font);
+    auto add = [plot](QCPAxis* axis, const CurveStyle& style) {
+        auto* graph = plot->addGraph(plot->xAxis, axis);
+        graph->setName(style.name);
+        graph->setPen(style.pen);
+        graph->setScatterStyle(QCPScatterStyle(style.marker, style.markerSize));
+        return graph;
+    };
+    return {add(plot->yAxis, left), add(plot->yAxis2, right)};
+}
 }  // namespace
 
 TrainerPanel::TrainerPanel(QWidget* parent)
@@ -205,18 +230,12 @@ bool TrainerPanel::showHistory(const TrainingHistory& history, const QString& so
     }
     // Per epoch, from the file: the live step curve is thinned (a fast Stage B may send no
     // point at all), the recorded history is complete.
-    curves_->clearGraphs();
-    curves_->clearItems();
-    curves_->legend->setVisible(true);
-    curves_->legend->setFont(font());
-    auto* loss = curves_->addGraph(curves_->xAxis, curves_->yAxis);
-    loss->setName(tr("Mean Stage-B loss per epoch"));
-    loss->setPen(QPen(QColor(40, 100, 180), 1.5));
-    loss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-    auto* criterion = curves_->addGraph(curves_->xAxis, curves_->yAxis2);
-    criterion->setName(tr("Selection criterion (weighted cosine error)"));
-    criterion->setPen(QPen(QColor(200, 80, 40), 1.5, Qt::DashLine));
-    criterion->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 6));
+    const auto [loss, criterion] =
+        startCurves(curves_, font(),
+                    {tr("Mean Stage-B loss per epoch"), QPen(QColor(40, 100, 180), 1.5),
+                     QCPScatterStyle::ssDisc, 6},
+                    {tr("Selection criterion (weighted cosine error)"),
+                     QPen(QColor(200, 80, 40), 1.5, Qt::DashLine), QCPScatterStyle::ssSquare, 6});
     for (const TrainingHistory::Epoch& e : history.epochs) {
         if (e.meanLoss >= 0) {
             loss->addData(e.epoch, e.meanLoss);
@@ -335,20 +354,10 @@ void TrainerPanel::updateButtons() {
 }
 
 void TrainerPanel::resetCurves() {
-    curves_->clearGraphs();
-    curves_->clearItems();
     curves_->setToolTip(QString());
-    curves_->legend->setVisible(true);
-    curves_->legend->setFont(font());
-    auto* loss = curves_->addGraph(curves_->xAxis, curves_->yAxis);
-    loss->setName(tr("Loss"));
-    loss->setPen(QPen(QColor(40, 100, 180), 1.5));
-    // Markers too: a line through one point draws nothing.
-    loss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
-    auto* usage = curves_->addGraph(curves_->xAxis, curves_->yAxis2);
-    usage->setName(tr("Code-usage term"));
-    usage->setPen(QPen(QColor(200, 80, 40), 1.5));
-    usage->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+    startCurves(
+        curves_, font(), {tr("Loss"), QPen(QColor(40, 100, 180), 1.5), QCPScatterStyle::ssDisc, 4},
+        {tr("Code-usage term"), QPen(QColor(200, 80, 40), 1.5), QCPScatterStyle::ssCircle, 4});
     curves_->xAxis->setLabel(tr("Stage-B step"));
     curves_->yAxis->setLabel(tr("Loss"));
     curves_->yAxis2->setVisible(true);
@@ -379,16 +388,7 @@ void TrainerPanel::start() {
     r.fit = options_->fitConfig();
     r.storeDtype = options_->storeDtype();
     const bool resuming = hasResumableCache(r.cacheDir);
-    finished_.clear();
-    step_ = 0;
-    resetCurves();
-    for (QProgressBar* bar : {barA_, barB_}) {
-        bar->setRange(0, 1000);
-        bar->setValue(0);
-        bar->resetFormat();
-    }
-    etaA_->clear();
-    etaB_->clear();
+    clearRunDisplay();
     status_->setText(resuming ? tr("Resuming from the Stage-A cache…") : tr("Training…"));
     QtProgress* pa = progressA_;
     QtProgress* pb = progressB_;

@@ -6,16 +6,14 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
-#include <filesystem>
 #include <memory>
 
-#include "analysis/diagnostics.h"
 #include "codebook/codebook.h"
-#include "codebook/codebook_writer.h"
 #include "encode/decode_encode.h"
 #include "io/file_kind.h"
 #include "models/visual_encoder.h"
-#include "train/exemplar_selection.h"
+#include "train/cache_reader.h"
+#include "train/codebook_fit_file.h"
 #include "util/error.h"
 #include "video/video_reader.h"
 
@@ -69,11 +67,6 @@ bool hasResumableCache(const QString& cacheDir) {
            QFileInfo(QDir(cacheDir).filePath(QStringLiteral("manifest.json"))).isFile();
 }
 
-// Stage B, diagnostics and the codebook file, after the cache is loaded.
-static TrainingOutcome finishFit(const TrainingRequest& r, const once::SketchCache& cache,
-                                 once::Progress& stageB, const std::string& state,
-                                 TrainingOutcome out);
-
 TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
                             once::Progress& stageB) {
     if (r.cacheDir.isEmpty()) {
@@ -102,65 +95,30 @@ TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
         once::buildSketchCache(corpus, r.cacheDir.toStdString(), r.sketch, encode, &stageA);
     stageA.throwIfCancelled();
 
-    // Stage B.
-    const once::SketchCache cache = once::SketchCache::load(r.cacheDir.toStdString());
-    if (r.fit.codewords > cache.reps.size(0)) {
+    // Stage B, diagnostics, corpus usage and exemplars, as `once train fit` runs them: read from
+    // the mapped cache a tile at a time, so a corpus larger than memory trains here too. The
+    // optimiser state is saved after every epoch, so a cancel or a crash resumes at the last
+    // finished epoch with the bits of an uninterrupted run.
+    const once::CacheReader cache = once::CacheReader::open(r.cacheDir.toStdString());
+    if (r.fit.codewords > cache.rows()) {
         once::fail("more codewords than Stage-A representatives", r.cacheDir.toStdString(),
-                   "codewords", "at most " + std::to_string(cache.reps.size(0)),
+                   "codewords", "at most " + std::to_string(cache.rows()),
                    std::to_string(r.fit.codewords));
     }
-    // The optimiser state is saved after every epoch, so a cancel or a crash in Stage B resumes
-    // at the last finished epoch with the bits of an uninterrupted run.
-    const std::string state = fitStatePath(r.output).toStdString();
-    // As `once train fit`: a state this run creates goes when the run fails after the fit, so no
-    // `.fit-state` stays beside a codebook that was never written; a state of an earlier stopped
-    // run, and any state on cancel, stays for resuming.
-    std::error_code ec;
-    const bool stateExisted = std::filesystem::exists(std::filesystem::symlink_status(state, ec));
-    try {
-        return finishFit(r, cache, stageB, state, out);
-    } catch (const once::OnceError&) {
-        if (!stateExisted) {
-            std::filesystem::remove(state, ec);
-        }
-        throw;
-    }
-}
-
-static TrainingOutcome finishFit(const TrainingRequest& r, const once::SketchCache& cache,
-                                 once::Progress& stageB, const std::string& state,
-                                 TrainingOutcome out) {
-    const once::FitResult fit = once::fitCodebook(cache, r.fit, &stageB, state);
-    stageB.throwIfCancelled();
-
-    // Corpus diagnostics in the file: the studio's charts compare each video against them.
-    auto meta = fit.metadata;
-    meta["stage_a_cache"] = r.cacheDir.toStdString();
-    meta["stage_a_manifest"] = cache.manifestJson.substr(0, 4096);
-    once::TokenSet tokens;
-    tokens.x = cache.reps;
-    tokens.weights = cache.weights.to(at::kDouble);
-    tokens.video = cache.video.to(at::kLong);
-    tokens.numVideos = static_cast<std::int64_t>(cache.sources.size());
-    once::DiagnosticsOptions d;
-    d.bootstrap = 0;  // intervals are for reports (once diagnose); the charts need the values
-    d.randomCodebooks = 0;
-    meta["diagnostics"] = once::diagnoseCodebook(fit.codebook, tokens, d, &stageB).toJson(0);
-
-    const once::Codebook codebook = once::Codebook::fromTensor(
-        fit.codebook, cache.backbone, cache.featureSource, r.output.toStdString());
-    // Corpus usage and exemplar locations for the codebook explorer (no corpus pixels).
-    std::vector<std::pair<std::string, at::Tensor>> tensors;
-    once::selectCodebookExemplars(cache, fit.codebook, {}, &stageB).addTo(meta, tensors);
-    once::saveCodebookFile(codebook, r.output.toStdString(), r.storeDtype.toStdString(), meta,
-                           tensors);
-    QFile::remove(QString::fromStdString(state));
+    once::CodebookFileRequest request;
+    request.output = r.output.toStdString();
+    request.state = fitStatePath(r.output).toStdString();
+    request.storeDtype = r.storeDtype.toStdString();
+    // Intervals are for reports (once diagnose); the studio's charts need the values only.
+    request.metadata.bootstrap = 0;
+    request.metadata.randomCodebooks = 0;
+    const once::CodebookFileResult result = once::fitCodebookFile(cache, r.fit, request, &stageB);
     out.codebook = r.output;
-    out.resumedStageB = fit.resumed;
-    out.selectedEpoch = fit.selectedEpoch;
-    out.historyJson = fit.historyJson;
-    out.codewords = codebook.size();
-    out.dim = codebook.dim();
+    out.resumedStageB = result.fit.resumed;
+    out.selectedEpoch = result.fit.selectedEpoch;
+    out.historyJson = result.fit.historyJson;
+    out.codewords = result.fit.codebook.size(0);
+    out.dim = result.fit.codebook.size(1);
     return out;
 }
 

@@ -85,7 +85,8 @@ CompressionResult BaselineCompressor::compress(std::int64_t budget, std::uint64_
         fail("the token budget must be at least 1", {}, "budget", ">= 1", std::to_string(budget));
     }
     const auto start = std::chrono::steady_clock::now();
-    CompressionResult r = run(budget, seed);
+    CompressionResult r =
+        budget < smallestBudget() ? emptyResult(video_, budget) : run(budget, seed);
     r.seconds.assign = prepareSeconds_;
     r.seconds.pool =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

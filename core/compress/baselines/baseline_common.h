@@ -40,8 +40,11 @@ class BaselineCompressor : public TokenCompressor {
   protected:
     /// Budget-independent work after validation (default: none).
     virtual void prepareMore() {}
-    /// The method itself; budget >= 1 and the video is prepared. compress() records its time as
-    /// seconds.pool and prepare()'s as seconds.assign.
+    /// The smallest budget the method can spend (e.g. one token per frame for a per-frame
+    /// method); below it compress() gives emptyResult() without calling run(). Default: 1.
+    virtual std::int64_t smallestBudget() const { return 1; }
+    /// The method itself; budget >= smallestBudget() and the video is prepared. compress() records
+    /// its time as seconds.pool and prepare()'s as seconds.assign.
     virtual CompressionResult run(std::int64_t budget, std::uint64_t seed) = 0;
 
     const PreparedVideo& video() const { return video_; }

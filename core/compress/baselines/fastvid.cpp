@@ -72,12 +72,10 @@ class FastVid final : public BaselineCompressor {
         segments_.push_back(v.frames - start);
     }
 
+    std::int64_t smallestBudget() const override { return video().frames; }  // one token per frame
     CompressionResult run(std::int64_t budget, std::uint64_t seed) override {
         const PreparedVideo& v = video();
         const std::int64_t retain = std::min(v.patches, budget / v.frames);
-        if (retain < 1) {
-            return emptyResult(v, budget);
-        }
         const std::int64_t salientNum = retain - std::int64_t(double(retain) * params_.d);
         const std::int64_t contextNum = retain - salientNum;
         const std::int64_t rest = v.patches - salientNum;

@@ -13,12 +13,10 @@ class FrameDrop final : public BaselineCompressor {
     FrameDrop() : BaselineCompressor("frame-drop") {}
 
   protected:
+    std::int64_t smallestBudget() const override { return video().patches; }  // one whole frame
     CompressionResult run(std::int64_t budget, std::uint64_t /*seed*/) override {
         const PreparedVideo& v = video();
         const std::int64_t keep = std::min(v.frames, budget / v.patches);
-        if (keep < 1) {
-            return emptyResult(v, budget);
-        }
         std::vector<std::int64_t> frames = linspaceIndices(v.frames, keep);
         std::vector<std::int64_t> group(std::size_t(v.numTokens()), -1);
         for (std::size_t k = 0; k < frames.size(); ++k) {

@@ -24,12 +24,10 @@ class VisionZip final : public BaselineCompressor {
         : BaselineCompressor("visionzip"), dominant_(dominant), contextual_(contextual) {}
 
   protected:
+    std::int64_t smallestBudget() const override { return video().frames; }  // one token per frame
     CompressionResult run(std::int64_t budget, std::uint64_t /*seed*/) override {
         const PreparedVideo& v = video();
         const std::int64_t retain = std::min(v.patches, budget / v.frames);
-        if (retain < 1) {
-            return emptyResult(v, budget);
-        }
         const std::int64_t ctx = retain * contextual_ / (dominant_ + contextual_);
         const std::int64_t dom = retain - ctx;
         const at::Tensor score = v.attention.defined() ? v.attention : frameMeanSimilarity(v.x);

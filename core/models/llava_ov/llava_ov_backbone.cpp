@@ -121,28 +121,29 @@ bool isLlavaOvConfig(const nlohmann::json& c) {
     return t.rfind("llava", 0) == 0 || t == "qwen2" || t == "llama" || t == "mistral";
 }
 
+/// The language model's sizes: the text config's model_type names the decoder (qwen2, llama…).
+LlmShape llavaOvLlmShape(const nlohmann::json& config, const std::string& file) {
+    const auto text = config.find("text_config");
+    const std::string type = text != config.end() && text->is_object() &&
+                                     text->contains("model_type") &&
+                                     (*text)["model_type"].is_string()
+                                 ? (*text)["model_type"].get<std::string>()
+                             : config.contains("model_type") && config["model_type"].is_string()
+                                 ? config["model_type"].get<std::string>()
+                                 : std::string();
+    return LlmShape::of(Qwen2Config::fromJson(config, file), type);
+}
+
 const bool kRegistered = [] {
-    BackboneInfo i;
-    i.name = "llava-onevision";
-    i.title = "LLaVA-OneVision";
-    i.defaultSampling = "uniform:32";
-    i.promptFormats = "auto, llava-next or chat-template";
-    i.detect = isLlavaOvConfig;
-    i.load = [](const BackboneOptions& o) -> std::unique_ptr<LanguageBackbone> {
-        return std::make_unique<LlavaOvBackbone>(o);
-    };
-    i.llmShape = [](const nlohmann::json& config, const std::string& file) {
-        const auto text = config.find("text_config");
-        const std::string type = text != config.end() && text->is_object() &&
-                                         text->contains("model_type") &&
-                                         (*text)["model_type"].is_string()
-                                     ? (*text)["model_type"].get<std::string>()
-                                 : config.contains("model_type") && config["model_type"].is_string()
-                                     ? config["model_type"].get<std::string>()
-                                     : std::string();
-        return LlmShape::of(Qwen2Config::fromJson(config, file), type);
-    };
-    registerBackbone(std::move(i));
+    registerBackbone({.name = "llava-onevision",
+                      .title = "LLaVA-OneVision",
+                      .defaultSampling = "uniform:32",
+                      .promptFormats = "auto, llava-next or chat-template",
+                      .detect = isLlavaOvConfig,
+                      .load = [](const BackboneOptions& o) -> std::unique_ptr<LanguageBackbone> {
+                          return std::make_unique<LlavaOvBackbone>(o);
+                      },
+                      .llmShape = llavaOvLlmShape});
     return true;
 }();
 

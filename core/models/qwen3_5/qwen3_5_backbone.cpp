@@ -151,8 +151,7 @@ class Qwen3_5Backbone : public LanguageBackbone {
         const std::int64_t end =
             dense.groupStarts.back() + dense.tokensPerGroup + 1 + (outer ? 1 : 0);
         const Qwen3_5PooledPrompt p =
-            qwen3_5PoolPrompt(dense.ids, densePos, dense.groupStarts, dense.tokensPerGroup,
-                              dense.videoTokenId, groupOf, rows, rule_, begin, end);
+            qwen3_5PoolPrompt(dense, densePos, groupOf, rows, rule_, begin, end);
         VideoPrompt out;
         at::Tensor ordered =
             c.rows.index_select(0, at::tensor(p.rowOrder, at::kLong).to(c.rows.device()));
@@ -209,19 +208,19 @@ bool isQwen3_5Config(const nlohmann::json& c) {
 }
 
 const bool kRegistered = [] {
-    BackboneInfo i;
-    i.name = "qwen3.5";
-    i.title = "Qwen3.5";
-    i.defaultSampling = "fps:2:4:256";
-    i.promptFormats = "auto, transformers5 or qwen3-vl";
-    i.detect = isQwen3_5Config;
-    i.load = [](const BackboneOptions& o) -> std::unique_ptr<LanguageBackbone> {
-        return std::make_unique<Qwen3_5Backbone>(o);
-    };
-    i.llmShape = [](const nlohmann::json& config, const std::string& file) {
-        return LlmShape::of(Qwen3_5Config::fromJson(config, file).text, "qwen3_5");
-    };
-    registerBackbone(std::move(i));
+    registerBackbone({.name = "qwen3.5",
+                      .title = "Qwen3.5",
+                      .defaultSampling = "fps:2:4:256",
+                      .promptFormats = "auto, transformers5 or qwen3-vl",
+                      .detect = isQwen3_5Config,
+                      .load = [](const BackboneOptions& o) -> std::unique_ptr<LanguageBackbone> {
+                          return std::make_unique<Qwen3_5Backbone>(o);
+                      },
+                      .llmShape =
+                          [](const nlohmann::json& config, const std::string& file) {
+                              return LlmShape::of(Qwen3_5Config::fromJson(config, file).text,
+                                                  "qwen3_5");
+                          }});
     return true;
 }();
 

@@ -84,13 +84,18 @@ std::vector<std::int64_t> readTokenIds(const nlohmann::json& e, const std::strin
     return ids;
 }
 
+/// A sub-config's model_type: `expected` (its default when absent) or the whole model's.
+void requireModelType(const Reader& r, const std::string& expected, const char* message) {
+    std::string type = expected;
+    r.string("model_type", type);
+    if (type != expected && type != "qwen3_5") {
+        fail(message, r.file, r.at("model_type"), expected, type);
+    }
+}
+
 void parseText(const nlohmann::json& j, const std::string& file, Qwen3_5TextConfig& c) {
     const Reader r{j, file, "text_config."};
-    std::string type = "qwen3_5_text";
-    r.string("model_type", type);
-    if (type != "qwen3_5_text" && type != "qwen3_5") {
-        fail("unknown language-model architecture", file, r.at("model_type"), "qwen3_5_text", type);
-    }
+    requireModelType(r, "qwen3_5_text", "unknown language-model architecture");
     r.integer("vocab_size", c.vocabSize, 1, kMaxQwen35Vocab);
     r.integer("hidden_size", c.hiddenSize, 1, kMaxQwen35Width);
     r.integer("intermediate_size", c.intermediateSize, 1, kMaxQwen35Width * 8);
@@ -213,11 +218,7 @@ void parseText(const nlohmann::json& j, const std::string& file, Qwen3_5TextConf
 
 void parseVision(const nlohmann::json& j, const std::string& file, Qwen3_5VisionConfig& c) {
     const Reader r{j, file, "vision_config."};
-    std::string type = "qwen3_5_vision";
-    r.string("model_type", type);
-    if (type != "qwen3_5_vision" && type != "qwen3_5") {
-        fail("unknown vision architecture", file, r.at("model_type"), "qwen3_5_vision", type);
-    }
+    requireModelType(r, "qwen3_5_vision", "unknown vision architecture");
     r.integer("depth", c.depth, 1, kMaxQwen35Layers);
     r.integer("num_hidden_layers", c.depth, 1, kMaxQwen35Layers);  // attribute_map alias
     r.integer("hidden_size", c.hiddenSize, 1, kMaxQwen35Width);

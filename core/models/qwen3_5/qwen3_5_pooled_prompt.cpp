@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "models/qwen3_5/qwen3_5_processor.h"
 #include "util/error.h"
 
 namespace once {
@@ -63,13 +64,14 @@ std::vector<std::int64_t> qwen3_5PlacementOrder(const std::vector<std::int64_t>&
     return order;
 }
 
-Qwen3_5PooledPrompt qwen3_5PoolPrompt(const std::vector<std::int64_t>& denseIds,
+Qwen3_5PooledPrompt qwen3_5PoolPrompt(const Qwen3_5VideoPrompt& dense,
                                       const Qwen3_5Positions& densePos,
-                                      const std::vector<std::int64_t>& groupStarts,
-                                      std::int64_t tokensPerGroup, std::int64_t videoTokenId,
                                       const std::vector<std::int64_t>& groupOfToken,
                                       std::int64_t rows, PooledPositionRule rule,
                                       std::int64_t spanBegin, std::int64_t spanEnd) {
+    const std::vector<std::int64_t>& denseIds = dense.ids;
+    const std::vector<std::int64_t>& groupStarts = dense.groupStarts;
+    const std::int64_t tokensPerGroup = dense.tokensPerGroup, videoTokenId = dense.videoTokenId;
     const std::int64_t S = std::int64_t(denseIds.size());
     const std::int64_t groups = std::int64_t(groupStarts.size());
     const std::int64_t N = groups * tokensPerGroup;

@@ -28,6 +28,8 @@
 
 namespace once {
 
+struct Qwen3_5VideoPrompt;  // qwen3_5_processor.h
+
 enum class PooledPositionRule { First, Mean, Sequential };
 
 /// "first", "mean" or "sequential"; throws OnceError naming the option "positions".
@@ -49,16 +51,14 @@ struct Qwen3_5PooledPrompt {
 std::vector<std::int64_t> qwen3_5PlacementOrder(const std::vector<std::int64_t>& groupOfToken,
                                                 std::int64_t rows);
 
-/// Builds the compressed prompt from the dense one. `denseIds` hold `groupStarts.size()` runs
-/// of `tokensPerGroup` video-pad ids (the Qwen3_5VideoPrompt of the video); `densePositions`
-/// are their qwen3_5RopeIndex positions; `groupOfToken` gives for each of the
+/// Builds the compressed prompt from the dense one. `dense` holds `dense.groupStarts.size()`
+/// runs of `dense.tokensPerGroup` video-pad ids (buildQwen3_5VideoPrompt of the video);
+/// `densePositions` are their qwen3_5RopeIndex positions; `groupOfToken` gives for each of the
 /// groups × tokensPerGroup source tokens (frame-major) its output row in [0, rows) or −1 when
 /// dropped. `videoSpanBegin`/`videoSpanEnd` bound the video's part of the prompt (for the
 /// layout count). Throws OnceError when the sizes do not fit or an output row has no member.
-Qwen3_5PooledPrompt qwen3_5PoolPrompt(const std::vector<std::int64_t>& denseIds,
+Qwen3_5PooledPrompt qwen3_5PoolPrompt(const Qwen3_5VideoPrompt& dense,
                                       const Qwen3_5Positions& densePositions,
-                                      const std::vector<std::int64_t>& groupStarts,
-                                      std::int64_t tokensPerGroup, std::int64_t videoTokenId,
                                       const std::vector<std::int64_t>& groupOfToken,
                                       std::int64_t rows, PooledPositionRule rule,
                                       std::int64_t videoSpanBegin, std::int64_t videoSpanEnd);

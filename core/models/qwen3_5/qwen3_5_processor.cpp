@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "io/tensor_io.h"
+#include "models/siglip_preprocess.h"
 #include "tokenizer/bpe_tokenizer.h"
 #include "util/error.h"
 
@@ -28,13 +29,7 @@ std::string rtrim(const std::string& s) {
 }  // namespace
 
 Qwen3_5PixelValues qwen3_5Preprocess(const at::Tensor& frames, const Qwen3_5VideoSettings& s) {
-    if (!frames.defined() || frames.dim() != 4 || frames.size(3) != 3 ||
-        frames.scalar_type() != at::kByte) {
-        fail("frames must be uint8 RGB [T, H, W, 3]", {}, "frames", "uint8 [T, H, W, 3]",
-             frames.defined() ? std::string(c10::toString(frames.scalar_type())) + " " +
-                                    shapeString(frames.sizes())
-                              : "undefined");
-    }
+    checkFrames(frames);
     const std::int64_t T = frames.size(0);
     if (T > kMaxQwen35Frames) {
         fail("too many frames for one video", {}, "frames",

@@ -22,7 +22,7 @@ class HfCheckpoint;
 /// Everything a request carries between forward calls.
 struct Qwen3_5State {
     std::vector<at::Tensor> keys, values;  ///< full-attention layers: [1, kvHeads, L, headDim]
-    std::vector<at::Tensor> conv;          ///< DeltaNet layers: last kernel-1 inputs [1, C, K-1]
+    std::vector<at::Tensor> conv;          ///< DeltaNet layers: last kernel-1 inputs [1, K-1, C]
     std::vector<at::Tensor> recurrent;     ///< DeltaNet layers: [1, vHeads, kDim, vDim] F32
     std::int64_t length = 0;               ///< tokens seen
     /// Text position of the next token = length + ropeDelta (M-RoPE compresses a video's
@@ -93,12 +93,22 @@ class Qwen3_5TextModel {
     std::size_t numFull_ = 0, numLinear_ = 0;
 };
 
+/// Chunks of the chunked delta rule whose intermediates exist at once (2 × 64 = 128 tokens).
+/// Measured on one CPU thread with 8 value heads of 128 (bench/bench_qwen3_5.py's geometry), µs
+/// a token at 1k / 16k tokens: 1 chunk 36 / 36, 2: 40 / 37, 4: 56 / 43, 16: 74 / 42, all at once
+/// (transformers' form) 82 / 104. Past 2 the intermediates fall out of cache; the per-op
+/// overhead a smaller block would save is already small against the [heads, 64, 128] matmuls.
+constexpr std::int64_t kDeltaRuleChunksPerBlock = 2;
+
 /// The gated delta rule, transformers' torch_chunk_gated_delta_rule: q, k [1, S, kHeads, dk],
 /// v [1, S, vHeads, dv], g (log decay) and beta [1, S, vHeads]; `state` [1, vHeads, dk, dv] F32
 /// or undefined (zeros), replaced by the final state. Returns [1, S, vHeads, dv] in v's dtype.
+/// Streams over blocks of `chunksPerBlock` chunks carrying the state: memory bounded by the
+/// block, time linear in S; the result does not depend on the block size.
 at::Tensor gatedDeltaRuleChunked(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                                  const at::Tensor& g, const at::Tensor& beta, at::Tensor& state,
-                                 std::int64_t chunk = 64);
+                                 std::int64_t chunk = 64,
+                                 std::int64_t chunksPerBlock = kDeltaRuleChunksPerBlock);
 /// The same token by token (torch_recurrent_gated_delta_rule).
 at::Tensor gatedDeltaRuleRecurrent(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                                    const at::Tensor& g, const at::Tensor& beta, at::Tensor& state);

@@ -2,6 +2,9 @@
 
 #include <ATen/ATen.h>
 
+#include <tuple>
+#include <utility>
+
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
 #include "models/siglip_vision.h"
@@ -68,30 +71,26 @@ Qwen3_5Vision Qwen3_5Vision::load(const HfCheckpoint& ck, const Qwen3_5VisionCon
                       .to(dtype)
                       .to(at::kFloat)
                       .contiguous();
+    // name.weight [rows, cols] (or [rows] for a norm) and name.bias [rows].
+    auto affine = [&](const std::string& name, std::int64_t rows, std::int64_t cols = 0) {
+        return std::pair{get(name + ".weight", cols ? std::vector{rows, cols} : std::vector{rows}),
+                         get(name + ".bias", {rows})};
+    };
     for (std::int64_t i = 0; i < c.depth; ++i) {
         const std::string b = "blocks." + std::to_string(i) + ".";
         Block B;
-        B.n1W = get(b + "norm1.weight", {d});
-        B.n1B = get(b + "norm1.bias", {d});
-        B.qkvW = get(b + "attn.qkv.weight", {3 * d, d});
-        B.qkvB = get(b + "attn.qkv.bias", {3 * d});
-        B.projW = get(b + "attn.proj.weight", {d, d});
-        B.projB = get(b + "attn.proj.bias", {d});
-        B.n2W = get(b + "norm2.weight", {d});
-        B.n2B = get(b + "norm2.bias", {d});
-        B.fc1W = get(b + "mlp.linear_fc1.weight", {f, d});
-        B.fc1B = get(b + "mlp.linear_fc1.bias", {f});
-        B.fc2W = get(b + "mlp.linear_fc2.weight", {d, f});
-        B.fc2B = get(b + "mlp.linear_fc2.bias", {d});
+        std::tie(B.n1W, B.n1B) = affine(b + "norm1", d);
+        std::tie(B.qkvW, B.qkvB) = affine(b + "attn.qkv", 3 * d, d);
+        std::tie(B.projW, B.projB) = affine(b + "attn.proj", d, d);
+        std::tie(B.n2W, B.n2B) = affine(b + "norm2", d);
+        std::tie(B.fc1W, B.fc1B) = affine(b + "mlp.linear_fc1", f, d);
+        std::tie(B.fc2W, B.fc2B) = affine(b + "mlp.linear_fc2", d, f);
         v.blocks_.push_back(std::move(B));
     }
     const std::int64_t md = d * m2;
-    v.mNormW_ = get("merger.norm.weight", {d});
-    v.mNormB_ = get("merger.norm.bias", {d});
-    v.mFc1W_ = get("merger.linear_fc1.weight", {md, md});
-    v.mFc1B_ = get("merger.linear_fc1.bias", {md});
-    v.mFc2W_ = get("merger.linear_fc2.weight", {c.outHiddenSize, md});
-    v.mFc2B_ = get("merger.linear_fc2.bias", {c.outHiddenSize});
+    std::tie(v.mNormW_, v.mNormB_) = affine("merger.norm", d);
+    std::tie(v.mFc1W_, v.mFc1B_) = affine("merger.linear_fc1", md, md);
+    std::tie(v.mFc2W_, v.mFc2B_) = affine("merger.linear_fc2", c.outHiddenSize, md);
     // Axial rotary: head_dim/2 dims per axis, frequencies over them in steps of 2.
     const std::int64_t spatial = c.headDim() / 2;
     v.invFreq_ =

@@ -4,6 +4,9 @@
 // (train/cache_reader.h) and prints the process's peak resident set (getrusage ru_maxrss) and
 // the time. Not a ctest (minutes at useful sizes); build and run by hand:
 //   tests/cluster/tools/fit_memory_probe.sh U D K B [epochs]
+// With epochs 0 it only writes the cache (with provenance, so that the exemplar selection of
+// `once train fit` has work to do) and leaves it: fit_memory_probe.sh --cli measures the whole
+// command on it.
 #include <ATen/ATen.h>
 #include <sys/resource.h>
 
@@ -17,6 +20,7 @@
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "train/cache_reader.h"
+#include "train/sketch_provenance.h"
 #include "train/stage_a_manifest.h"
 #include "train/stage_b.h"
 #include "util/atomic_file.h"
@@ -76,6 +80,7 @@ int main(int argc, char** argv) {
     m.backbone = "probe";
     m.dim = d;
     m.complete = true;
+    m.provenance = true;
     at::manual_seed(1);
     std::int64_t row = 0;
     for (std::int64_t s = 0; row < u; ++s) {
@@ -89,6 +94,14 @@ int main(int argc, char** argv) {
         addTensor(w, "category", at::full({n}, -1, at::kInt));
         addTensor(w, "video", video);
         addTensor(w, "bin", at::zeros({n}, at::kInt));
+        // Exemplar patch of each row: frame = row within its video, a 1 x 1 grid.
+        at::Tensor exemplar = at::zeros({n, kExemplarColumns}, at::kInt);
+        exemplar.select(1, kExemplarFrame).copy_(at::arange(row, row + n, at::kLong) % perVideo);
+        exemplar.select(1, kExemplarSourceFrame).fill_(-1);
+        exemplar.select(1, kExemplarTimeMs).fill_(-1);
+        exemplar.select(1, kExemplarGridRows).fill_(1);
+        exemplar.select(1, kExemplarGridCols).fill_(1);
+        addTensor(w, "exemplar", exemplar);
         w.setMetadata("format", kStageAShardFormat);
         w.write(dir + "/" + stageAShardName(std::size_t(s)));
         m.shards.push_back({stageAShardName(std::size_t(s)), n});
@@ -106,6 +119,11 @@ int main(int argc, char** argv) {
     }
     writeFileAtomically(dir + "/manifest.json", m.toJson().dump());
     const double afterWrite = peakGiB();
+    if (epochs == 0) {
+        std::printf("{\"U\": %lld, \"D\": %lld, \"cache_gib\": %.3f}\n", (long long)u, (long long)d,
+                    double(u) * double(d) * 2 / double(1 << 30));
+        return 0;
+    }
     std::atomic<bool> stop{false};
     std::atomic<double> anonPeak{0};
     std::thread sampler([&] {
