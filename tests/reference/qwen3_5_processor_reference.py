@@ -81,15 +81,12 @@ CORPUS = ["What is happening in this video? Describe the scene, the people and t
 def train_tokenizer():
     """A small byte-level BPE over CORPUS with Qwen3.5's normaliser, pre-tokenizer and decoder,
     as the JSON of tokenizer.json (a dict; its special tokens still to be added)."""
-    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+    from tokenizers import pre_tokenizers, trainers
     from transformers.models.qwen3_5.tokenization_qwen3_5 import PRETOKENIZE_REGEX
 
-    tok = Tokenizer(models.BPE())
-    tok.normalizer = normalizers.NFC()
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Split(Regex(PRETOKENIZE_REGEX), behavior="isolated", invert=False),
-        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
-    tok.decoder = decoders.ByteLevel()
+    from tokenizer_reference import byte_level_bpe
+
+    tok = byte_level_bpe(PRETOKENIZE_REGEX)
     trainer = trainers.BpeTrainer(vocab_size=600,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
                                   show_progress=False)

@@ -19,15 +19,22 @@ QWEN2_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}|"
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 
 
-def train_tokenizer(vocab):
-    """A Qwen2-layout tokenizer trained on a slice of the generator not used for testing."""
-    train = corpus(6000, seed=99)
+def byte_level_bpe(pattern):
+    """An untrained BPE with the Qwen layout: NFC, Split(pattern, isolated) + ByteLevel, and the
+    ByteLevel decoder (Qwen2 and Qwen3.5 differ only in the pattern)."""
     tok = Tokenizer(models.BPE())
     tok.normalizer = normalizers.NFC()
     tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Split(Regex(QWEN2_PATTERN), behavior="isolated", invert=False),
+        pre_tokenizers.Split(Regex(pattern), behavior="isolated", invert=False),
         pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
     tok.decoder = decoders.ByteLevel()
+    return tok
+
+
+def train_tokenizer(vocab):
+    """A Qwen2-layout tokenizer trained on a slice of the generator not used for testing."""
+    train = corpus(6000, seed=99)
+    tok = byte_level_bpe(QWEN2_PATTERN)
     trainer = trainers.BpeTrainer(vocab_size=vocab, special_tokens=SPECIAL, show_progress=False,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
     tok.train_from_iterator(train, trainer)
