@@ -83,15 +83,15 @@ void StudioSession::setCodebook(std::shared_ptr<const once::Codebook> codebook) 
 }
 
 void StudioSession::setBudget(std::int64_t budget) {
-    compression_->request({.budget = budget});
+    compression_->request({std::nullopt, budget, std::nullopt});
 }
 
 void StudioSession::setVariant(once::Variant variant) {
-    compression_->request({.variant = variant});
+    compression_->request({std::nullopt, std::nullopt, variant});
 }
 
 void StudioSession::setMethod(const QString& method) {
-    compression_->request({.method = method});
+    compression_->request({method, std::nullopt, std::nullopt});
 }
 
 void StudioSession::runBudgetSweep() {
