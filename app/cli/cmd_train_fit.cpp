@@ -1,20 +1,16 @@
 // once train fit: Stage B — Stage-A cache -> codebook file.
-#include <ATen/ATen.h>
 
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
-#include "codebook/codebook.h"
 #include "codebook/codebook_exemplars.h"
-#include "codebook/codebook_writer.h"
 #include "train/cache_reader.h"
 #include "train/codebook_fit_file.h"
 #include "train/codebook_metadata.h"
 #include "train/exemplar_pixels.h"
 #include "train/exemplar_selection.h"
-#include "train/stage_a_manifest.h"
 #include "train/stage_b.h"
 #include "util/error.h"
 

@@ -443,7 +443,8 @@ void MainWindow::loadDemo() {
 }
 
 QString MainWindow::sessionSuffix() {
-    return QStringLiteral(".oncesession");
+    return QString::fromLatin1(once::kSessionFileExtension.data(),
+                               qsizetype(once::kSessionFileExtension.size()));
 }
 
 void MainWindow::openAnyPath(const QString& path) {

@@ -38,6 +38,8 @@ constexpr std::int64_t kMaxSessionIndex = 2147483647;
 constexpr int kSessionFileVersion = 1;
 /// The value of "format".
 inline constexpr std::string_view kSessionFileFormat = "once-session";
+/// The extension the studio gives session files and recognises them by (open, recent, drops).
+inline constexpr std::string_view kSessionFileExtension = ".oncesession";
 
 struct SessionFile {
     enum class VideoKind { Video, FeatureFile };

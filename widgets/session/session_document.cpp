@@ -16,6 +16,7 @@
 #include "session/video_loader.h"
 #include "tasks/background_task.h"
 #include "util/error.h"
+#include "util/json_file.h"
 #include "video/sampling_rule.h"
 
 namespace once::studio {
@@ -86,19 +87,10 @@ void writeSessionFile(const QString& path, const once::SessionFile& file) {
 
 once::ParsedSession readSessionFile(const QString& path) {
     const std::string name = local(path);
-    QFile in(path);
-    if (!QFileInfo(path).isFile() || !in.open(QIODevice::ReadOnly)) {
-        once::fail("cannot read the session file", name, "", "a readable file",
-                   QFileInfo::exists(path) ? in.errorString().toStdString() : "no such file");
-    }
-    if (in.size() > qint64(once::kMaxSessionFileBytes)) {
-        once::fail("session file too large", name, "",
-                   "at most " + std::to_string(once::kMaxSessionFileBytes) + " bytes",
-                   std::to_string(in.size()) + " bytes");
-    }
-    const QByteArray bytes = in.read(qint64(once::kMaxSessionFileBytes) + 1);
-    once::ParsedSession parsed = once::parseSessionFile(
-        std::string_view(bytes.constData(), std::size_t(bytes.size())), name, sessionVocabulary());
+    // Missing, a folder, unreadable or over the limit: refused naming the file, as every
+    // bounded JSON file of the tree is read.
+    const std::string bytes = once::readFileLimited(name, once::kMaxSessionFileBytes);
+    once::ParsedSession parsed = once::parseSessionFile(bytes, name, sessionVocabulary());
     for (auto& problem : once::dropMissingSessionFiles(parsed.session, name)) {
         parsed.problems.push_back(std::move(problem));
     }

@@ -8,7 +8,6 @@
 #include <QFileInfo>
 #include <memory>
 
-#include "codebook/codebook.h"
 #include "encode/decode_encode.h"
 #include "io/file_kind.h"
 #include "models/visual_encoder.h"

@@ -199,7 +199,13 @@ Qwen3_5TextModel Qwen3_5TextModel::load(const HfCheckpoint& ckpt, const Qwen3_5C
             l.inZ = load(a + "in_proj_z.weight", {valueDim, H});
             l.inB = load(a + "in_proj_b.weight", {vh, H});
             l.inA = load(a + "in_proj_a.weight", {vh, H});
-            l.conv = load(a + "conv1d.weight", {convDim, 1, c.convKernel});
+            // Kept as the F32 taps [K, C] the token-major convolution reads (deltaNet), from the
+            // weight in the model's dtype: converted once here, not in every forward step.
+            l.conv = load(a + "conv1d.weight", {convDim, 1, c.convKernel})
+                         .to(at::kFloat)
+                         .squeeze(1)
+                         .t()
+                         .contiguous();
             l.dtBias = load(a + "dt_bias", {vh});
             l.aLog = load(a + "A_log", {vh});
             l.norm = load(a + "norm.weight", {c.linearValueHeadDim});
@@ -315,7 +321,7 @@ at::Tensor Qwen3_5TextModel::deltaNet(const Layer& l, std::size_t slot, const at
         st.conv[slot].defined() ? st.conv[slot] : at::zeros({1, K - 1, convDim}, mixed.options());
     at::Tensor full = at::cat({prev, mixed}, 1);
     st.conv[slot] = full.narrow(1, full.size(1) - (K - 1), K - 1).contiguous();
-    const at::Tensor taps = l.conv.to(at::kFloat).squeeze(1).t().contiguous();  // [K, C]
+    const at::Tensor& taps = l.conv;  // F32 [K, C]
     const at::Tensor fullF = full.to(at::kFloat);
     at::Tensor conv = fullF.narrow(1, 0, S) * taps[0];
     for (std::int64_t j = 1; j < K; ++j) {

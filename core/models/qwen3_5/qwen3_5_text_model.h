@@ -78,7 +78,8 @@ class Qwen3_5TextModel {
         // full attention
         at::Tensor q, k, v, o, qNorm, kNorm;
         // Gated DeltaNet
-        at::Tensor inQkv, inZ, inB, inA, conv, dtBias, aLog, norm, out;
+        at::Tensor inQkv, inZ, inB, inA, dtBias, aLog, norm, out;
+        at::Tensor conv;  ///< depthwise convolution taps, F32 [kernel, channels]
     };
     at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& w) const;
     at::Tensor attention(const Layer& l, std::size_t slot, const at::Tensor& x,
