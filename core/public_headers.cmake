@@ -21,6 +21,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     compress/assignment.h
     compress/compression.h
     compress/device_compress.h
+    compress/prepared_compressor.h
     compress/result_file.h
     compress/token_compressor.h
     encode/batch_encode.h

@@ -30,46 +30,6 @@ std::vector<std::int64_t> sweepBudgets(std::int64_t max, std::int64_t min) {
     return out;
 }
 
-BudgetSweep measureBudgetSweep(const at::Tensor& features, const Assignment& assignment,
-                               const Codebook& codebook, Variant variant, int repeats,
-                               Progress* progress) {
-    BudgetSweep sweep;
-    sweep.denseTokens = assignment.numTokens;
-    sweep.assignMs = assignment.seconds * 1e3;
-    const auto budgets = sweepBudgets(assignment.codebookSize);
-    if (progress) {
-        progress->begin("budget sweep", static_cast<double>(budgets.size()));
-    }
-    repeats = std::max(1, repeats);
-    for (std::size_t i = 0; i < budgets.size(); ++i) {
-        if (progress) {
-            progress->throwIfCancelled();
-        }
-        CompressOptions options;
-        options.budget = budgets[i];
-        options.variant = variant;
-        std::vector<double> select, reassign, pool;
-        SweepPoint p;
-        p.budget = budgets[i];
-        for (int r = 0; r < repeats; ++r) {
-            const auto result = compressAssigned(features, assignment, codebook, options);
-            select.push_back(result.seconds.select * 1e3);
-            reassign.push_back(result.seconds.reassign * 1e3);
-            pool.push_back(result.seconds.pool * 1e3);
-            p.outputs = result.numOutputs;
-            p.coverage = result.coverage;
-        }
-        p.selectMs = median(select);
-        p.reassignMs = median(reassign);
-        p.poolMs = median(pool);
-        sweep.points.push_back(p);
-        if (progress) {
-            progress->update(static_cast<double>(i + 1));
-        }
-    }
-    return sweep;
-}
-
 BudgetSweep measureCompressorSweep(
     const std::function<CompressionResult(std::int64_t budget)>& compress,
     const std::vector<std::int64_t>& budgets, std::int64_t numTokens, double prepareMs, int repeats,
@@ -82,7 +42,7 @@ BudgetSweep measureCompressorSweep(
     }
     repeats = std::max(1, repeats);
     for (std::size_t i = 0; i < budgets.size(); ++i) {
-        std::vector<double> times;
+        std::vector<double> select, reassign, pool;
         SweepPoint p;
         p.budget = budgets[i];
         for (int r = 0; r < repeats; ++r) {
@@ -90,11 +50,15 @@ BudgetSweep measureCompressorSweep(
                 progress->throwIfCancelled();
             }
             const auto result = compress(budgets[i]);
-            times.push_back(result.seconds.total() * 1e3 - result.seconds.assign * 1e3);
+            select.push_back(result.seconds.select * 1e3);
+            reassign.push_back(result.seconds.reassign * 1e3);
+            pool.push_back(result.seconds.pool * 1e3);
             p.outputs = result.numOutputs;
             p.coverage = result.coverage;
         }
-        p.poolMs = median(times);
+        p.selectMs = median(select);
+        p.reassignMs = median(reassign);
+        p.poolMs = median(pool);
         sweep.points.push_back(p);
         if (progress) {
             progress->update(static_cast<double>(i + 1));

@@ -1,10 +1,9 @@
 #pragma once
-// A measured sweep over budgets: re-compression of one video from its cached assignment (ONCE)
-// or its prepared state (a peer) at budgets 1, 2, 4, … K, timed stage by stage (median of a few
-// repeats). Engine code: the studio's chart and any tool draw or print it. Cancellable through
-// Progress between compressions.
-#include <ATen/core/Tensor.h>
-
+// A measured sweep over budgets: re-compression of one video from its prepared compressor
+// (compress/prepared_compressor.h: ONCE's assignment, a peer's prepared state) at budgets
+// min, powers of two, … max, timed stage by stage (median of a few repeats). Engine code: the
+// studio's chart and any tool draw or print it. Cancellable through Progress between
+// compressions.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -34,16 +33,13 @@ struct BudgetSweep {
 };
 
 /// Budgets `min`, then the powers of two above it, and `max` itself, ascending (empty when
-/// max < min). ONCE sweeps 1 … K; a peer its BudgetRange (compress/token_compressor.h).
+/// max < min): a method's BudgetRange (compress/token_compressor.h; ONCE 1 … K).
 std::vector<std::int64_t> sweepBudgets(std::int64_t max, std::int64_t min = 1);
 
-/// Times compressAssigned at each budget (`repeats` runs, median per stage). Cancellable.
-BudgetSweep measureBudgetSweep(const at::Tensor& features, const Assignment& assignment,
-                               const Codebook& codebook, Variant variant, int repeats,
-                               Progress* progress);
-
-/// Times `compress` (a prepared peer's compress()) at each of `budgets` (`repeats` runs, the
-/// median; the whole time is recorded as poolMs). `prepareMs` is its once-per-video part.
+/// Times `compress` (a prepared compressor's measure()) at each of `budgets` (`repeats` runs,
+/// the median of each stage of CompressionResult::seconds: ONCE's select, reassign and pool; a
+/// peer records its whole compress() as pool). `prepareMs` is its once-per-video part.
+/// Cancellable.
 BudgetSweep measureCompressorSweep(
     const std::function<CompressionResult(std::int64_t budget)>& compress,
     const std::vector<std::int64_t>& budgets, std::int64_t numTokens, double prepareMs, int repeats,

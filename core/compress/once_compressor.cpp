@@ -1,9 +1,12 @@
 // ONCE behind the TokenCompressor interface: prepare() is step 1 (the assignment, once per
 // video), compress() is steps 2–5 for a budget. Parameters: variant (any of variantNames())
-// and rounds (Q).
+// and rounds (Q). The assignment does not depend on them, so a compressor of other parameters
+// adopts the one made before (CompressorSpec::assignment) instead of assigning again.
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <memory>
+#include <string>
 
 #include "codebook/codebook.h"
 #include "compress/token_compressor.h"
@@ -15,7 +18,7 @@ namespace {
 class OnceCompressor final : public TokenCompressor {
   public:
     explicit OnceCompressor(const CompressorSpec& spec)
-        : codebook_(*spec.codebook), assignOptions_(spec.assign) {
+        : codebook_(*spec.codebook), assignOptions_(spec.assign), adopted_(spec.assignment) {
         const CompressorParams& d = compressorInfo("once").defaults;
         options_.variant = parseVariant(paramString("once", spec.params, d, "variant"));
         options_.rounds = int(paramInt("once", spec.params, d, "rounds"));
@@ -28,9 +31,28 @@ class OnceCompressor final : public TokenCompressor {
     std::string method() const override { return "once"; }
 
     void prepare(const EncodedVideo& video, Progress* progress) override {
+        prepared_ = false;
         features_ = video.features;
-        assignment_ = assignTokens(features_, codebook_, assignOptions_, progress);
+        if (adopted_) {
+            // Made for another video or codebook, it would silently mix two videos' tokens.
+            if (adopted_->numTokens != video.numTokens() ||
+                adopted_->codebookSize != codebook_.size()) {
+                fail("the assignment to adopt is not of this video and codebook", {}, "assignment",
+                     std::to_string(video.numTokens()) +
+                         " tokens, K = " + std::to_string(codebook_.size()),
+                     std::to_string(adopted_->numTokens) +
+                         " tokens, K = " + std::to_string(adopted_->codebookSize));
+            }
+            assignment_ = adopted_;
+        } else {
+            assignment_ = std::make_shared<const Assignment>(
+                assignTokens(features_, codebook_, assignOptions_, progress));
+        }
         prepared_ = true;
+    }
+
+    std::shared_ptr<const Assignment> assignment() const override {
+        return prepared_ ? assignment_ : nullptr;
     }
 
     CompressionResult compress(std::int64_t budget, std::uint64_t seed) override {
@@ -40,17 +62,18 @@ class OnceCompressor final : public TokenCompressor {
         CompressOptions o = options_;
         o.budget = budget;
         o.seed = seed;
-        CompressionResult r = compressAssigned(features_, assignment_, codebook_, o);
-        r.seconds.assign = assignment_.seconds;
+        CompressionResult r = compressAssigned(features_, *assignment_, codebook_, o);
+        r.seconds.assign = assignment_->seconds;
         return r;
     }
 
   private:
     const Codebook& codebook_;
     AssignOptions assignOptions_;
+    std::shared_ptr<const Assignment> adopted_;
     CompressOptions options_;
     at::Tensor features_;
-    Assignment assignment_;
+    std::shared_ptr<const Assignment> assignment_;
     bool prepared_ = false;
 };
 
@@ -69,7 +92,8 @@ const bool registered = [] {
              const std::int64_t k = s.codebookSize > 0 ? s.codebookSize : s.tokens();
              return BudgetRange{1, std::min(k, s.tokens()),
                                 "the B most used codewords, one pooled token each"};
-         }},
+         },
+         /*hasAssignment=*/true},
         [](const CompressorSpec& spec) { return std::make_unique<OnceCompressor>(spec); });
     return true;
 }();

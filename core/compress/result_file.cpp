@@ -4,10 +4,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compress/token_compressor.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 
 namespace once {
+namespace {
+// The variant is a parameter of the methods that take one (ONCE); the others' results carry
+// the default, which would only mislead.
+bool takesVariants(const std::string& method) {
+    return compressorInfo(method).hasVariants;
+}
+}  // namespace
 
 void saveCompressionResult(const CompressionResult& r, const std::string& path,
                            const std::string& codebookSha, const std::string& source) {
@@ -22,7 +30,7 @@ void saveCompressionResult(const CompressionResult& r, const std::string& path,
     w.setMetadata("budget", std::to_string(r.budget));
     w.setMetadata("coverage", std::to_string(r.coverage));
     w.setMetadata("method", r.method);
-    if (r.method == "once") {
+    if (takesVariants(r.method)) {
         w.setMetadata("variant", variantName(r.variant));
     }
     if (!codebookSha.empty()) {
@@ -38,7 +46,7 @@ std::string compressionSummaryJson(const CompressionResult& r) {
     j["M"] = r.numOutputs;
     j["budget"] = r.budget;
     j["method"] = r.method;
-    if (r.method == "once") {
+    if (takesVariants(r.method)) {
         j["variant"] = variantName(r.variant);
     }
     j["coverage"] = r.coverage;

@@ -159,6 +159,18 @@ void finishResult(CompressionResult& result, const at::Tensor& features, std::in
     result.outputCosine = m > 0 ? rowCosine(result.tokens, means) : at::empty({0}, at::kFloat);
 }
 
+BudgetShape BudgetShape::of(const EncodedVideo& video, std::int64_t codebookSize) {
+    BudgetShape shape;
+    if (!video.empty()) {
+        shape.frames = video.numFrames();
+        shape.patches = video.patchesPerFrame();
+        shape.gridH = video.gridH;
+        shape.gridW = video.gridW;
+    }
+    shape.codebookSize = codebookSize;
+    return shape;
+}
+
 std::string compressorTitle(const std::string& method) {
     const CompressorInfo& info = compressorInfo(method);
     return info.title.empty() ? info.method : info.title;

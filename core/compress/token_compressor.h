@@ -30,8 +30,12 @@ using CompressorParams = std::map<std::string, std::string>;
 struct CompressorSpec {
     std::string method = "once";         ///< registry name
     CompressorParams params;             ///< method-specific; unknown keys are an error
-    const Codebook* codebook = nullptr;  ///< needed by "once"; ignored by the peers
-    AssignOptions assign;                ///< used by "once"
+    const Codebook* codebook = nullptr;  ///< needed where CompressorInfo::needsCodebook
+    AssignOptions assign;                ///< used where CompressorInfo::hasAssignment
+    /// An assignment of the video to `codebook` made earlier (by a compressor of the same method
+    /// with other parameters): prepare() adopts it instead of assigning again. Methods with
+    /// CompressorInfo::hasAssignment only; others ignore it.
+    std::shared_ptr<const Assignment> assignment;
 };
 
 class TokenCompressor {
@@ -48,6 +52,9 @@ class TokenCompressor {
     /// Deterministic for a given seed. Throws OnceError when prepare() was not called or
     /// budget < 1.
     virtual CompressionResult compress(std::int64_t budget, std::uint64_t seed = 42) = 0;
+    /// The codeword assignment of the prepared video (step 1 of ONCE) for a method with
+    /// CompressorInfo::hasAssignment; null otherwise or before prepare().
+    virtual std::shared_ptr<const Assignment> assignment() const { return nullptr; }
 };
 
 /// What a method's budget rule depends on: the video's shape (and the codebook's size for ONCE).
@@ -56,6 +63,8 @@ struct BudgetShape {
     int gridH = 0, gridW = 0;              ///< 0: unknown (1 × P)
     std::int64_t codebookSize = 0;         ///< K; 0 without a codebook
     std::int64_t tokens() const { return frames * patches; }
+    /// The shape of `video` (an empty video: all 0) with a codebook of `codebookSize` rows.
+    static BudgetShape of(const EncodedVideo& video, std::int64_t codebookSize = 0);
 };
 
 /// The budgets a method can honour on a video, stated by the method (the GUI's slider and the
@@ -69,15 +78,24 @@ struct BudgetRange {
 };
 using BudgetRangeFn = std::function<BudgetRange(const BudgetShape&, const CompressorParams&)>;
 
+/// A method as the registry describes it. Its capabilities are the fields the CLI, the
+/// evaluation harness and the studio read instead of comparing method names: a new method
+/// states them where it registers.
 struct CompressorInfo {
     std::string method;
     std::string summary;        ///< one line for --help and the GUI's tooltip
     std::string source;         ///< public code the method follows (file in its repository)
     CompressorParams defaults;  ///< every accepted parameter with its default value
+    /// Needs a codebook (CompressorSpec::codebook): no budget without one, budgets up to K.
     bool needsCodebook = false;
     std::string title;          ///< display name ("ONCE", "Spatial pooling"); empty: method
     bool hasVariants = false;   ///< takes the ablation variants of compression.h (ONCE)
     BudgetRangeFn budgetRange;  ///< empty: every budget from 1 to the token count
+    /// Its prepared state is a codeword assignment (TokenCompressor::assignment(): each token's
+    /// nearest codewords, which views overlay and chart), it adopts one made earlier
+    /// (CompressorSpec::assignment), its results count used codewords, and its compress() times
+    /// the select, reassign and pool stages apart.
+    bool hasAssignment = false;
 };
 
 using CompressorFactory =

@@ -14,6 +14,10 @@
 
 namespace once {
 
+/// The most video frames one feature frame may stand for (EncodedVideo::temporalPatchSize), as
+/// read from a feature file or a model's config.
+constexpr int kMaxTemporalPatchSize = 64;
+
 struct EncodedVideo {
     EncodedVideo() = default;
     /// Content tokens only; everything else unknown (tests, tools).
@@ -32,6 +36,10 @@ struct EncodedVideo {
     /// [T] seconds of each feature frame in the source video; empty when unknown (frame index).
     std::vector<double> frameTimes;
     int gridH = 0, gridW = 0;   ///< P = gridH × gridW; 0 × 0 when unknown
+    /// Video frames merged into one feature frame by the encoder (Qwen3.5's temporal patch: 2,
+    /// ceil(frames / 2) feature frames, the last pair padded); 1 for every other encoder.
+    /// 1 … kMaxTemporalPatchSize; feature files: "temporal_patch_size".
+    int temporalPatchSize = 1;
     std::string backbone;       ///< encoder name, checked against a codebook's
     std::string featureSource;  ///< e.g. "projected patch grid"
 

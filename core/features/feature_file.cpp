@@ -4,6 +4,8 @@
 
 #include <ATen/ATen.h>
 
+#include <charconv>
+
 #include "features/feature_check.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
@@ -12,8 +14,9 @@
 namespace once {
 namespace {
 
-const char* const kKnownKeys[] = {"format", "backbone",      "grid",          "sampling",
-                                  "source", "source_sha256", "feature_source"};
+const char* const kKnownKeys[] = {"format",         "backbone",           "grid",
+                                  "sampling",       "source",             "source_sha256",
+                                  "feature_source", "temporal_patch_size"};
 
 bool isKnownKey(const std::string& key) {
     for (const char* k : kKnownKeys) {
@@ -86,6 +89,21 @@ void validate(const at::Tensor& features, const at::Tensor& times, const std::st
     }
 }
 
+// "temporal_patch_size": a decimal integer in 1 … kMaxTemporalPatchSize; absent: 1.
+int parseTemporalPatchSize(const std::string& text, const std::string& path) {
+    if (text.empty()) {
+        return 1;
+    }
+    int k = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), k);
+    if (ec != std::errc() || end != text.data() + text.size() || k < 1 ||
+        k > kMaxTemporalPatchSize) {
+        fail("bad temporal patch size in the feature file's metadata", path, "temporal_patch_size",
+             "an integer in 1.." + std::to_string(kMaxTemporalPatchSize), text);
+    }
+    return k;
+}
+
 }  // namespace
 
 EncodedVideo loadFeatureFile(const std::string& path) {
@@ -118,6 +136,7 @@ EncodedVideo loadFeatureFile(const std::string& path) {
     v.source = file.meta("source");
     v.sourceSha256 = file.meta("source_sha256");
     v.featureSource = file.meta("feature_source");
+    v.temporalPatchSize = parseTemporalPatchSize(file.meta("temporal_patch_size"), path);
     for (const auto& [k, value] : file.metadata()) {
         if (!isKnownKey(k)) {
             v.extra[k] = value;
@@ -141,6 +160,10 @@ void saveFeatureFile(const EncodedVideo& v, const std::string& path) {
     validate(features, times, grid, path);
     validateLayout(v.layoutTokens, features, path);
     validateAttention(v.attention, features, path);
+    if (v.temporalPatchSize < 1 || v.temporalPatchSize > kMaxTemporalPatchSize) {
+        fail("temporal patch size out of range", path, "temporal_patch_size",
+             "1.." + std::to_string(kMaxTemporalPatchSize), std::to_string(v.temporalPatchSize));
+    }
     SafetensorsWriter w;
     addTensor(w, "features", features);
     addTensor(w, "frame_times", times);
@@ -161,6 +184,9 @@ void saveFeatureFile(const EncodedVideo& v, const std::string& path) {
     w.setMetadata("source", v.source);
     w.setMetadata("source_sha256", v.sourceSha256);
     w.setMetadata("feature_source", v.featureSource);
+    if (v.temporalPatchSize != 1) {
+        w.setMetadata("temporal_patch_size", std::to_string(v.temporalPatchSize));
+    }
     w.write(path);
 }
 

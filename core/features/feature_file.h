@@ -6,7 +6,8 @@
 //            (the attention each token received in the vision tower, for FastVID's salient
 //            tokens and VisionZip's dominant ones; absent for backbones without attention)
 //   metadata: format once-features/1, backbone, grid "HxW", sampling, source, source_sha256,
-//             feature_source, plus free-form extras (EncodedVideo::extra).
+//             feature_source, temporal_patch_size (only when not 1: frames per feature frame,
+//             1 … kMaxTemporalPatchSize), plus free-form extras (EncodedVideo::extra).
 #include <string>
 
 #include "features/encoded_video.h"

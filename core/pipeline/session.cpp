@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "codebook/codebook.h"
-#include "compress/token_compressor.h"
+#include "compress/prepared_compressor.h"
 #include "encode/decode_encode.h"
 #include "features/feature_file.h"
 #include "models/backbone.h"
@@ -78,9 +78,9 @@ struct Session::State {
     std::unique_ptr<VisualEncoder> encoder;
     EncodedVideo video;  ///< as the backbone adopted it (setVideo)
     std::string origin;  ///< the video's file, for errors
-    /// Prepared compressors of the current video by method and parameters ("once" holds its
-    /// assignment), so a new budget only runs compress().
-    std::map<std::string, std::unique_ptr<TokenCompressor>> prepared;
+    /// Prepared compressors of the current video by method and parameters (ONCE holds its
+    /// assignment), so a new budget only runs compress(); the studio adds its own.
+    PreparedCompressors prepared;
     std::vector<StageReport> loadStages;
     std::vector<std::string> notices;  ///< how the folder was read, for the user
 
@@ -199,11 +199,19 @@ const EncodedVideo& Session::video() const {
 
 void Session::setCodebook(std::shared_ptr<const Codebook> codebook) {
     s_->codebook = std::move(codebook);
-    for (auto it = s_->prepared.begin(); it != s_->prepared.end();) {
-        it = compressorInfo(it->first.substr(0, it->first.find('\n'))).needsCodebook
-                 ? s_->prepared.erase(it)
-                 : std::next(it);
+    s_->prepared.forgetCodebook();
+}
+
+bool Session::adoptPrepared(std::shared_ptr<PreparedCompressor> compressor) {
+    // Only what was prepared from this very video (the same feature tensor, not a re-encoding)
+    // and with this very codebook answers for it.
+    const bool sameVideo = !s_->video.empty() && compressor->video().features.defined() &&
+                           compressor->video().features.is_same(s_->video.features);
+    if (!sameVideo || (compressor->codebook() && compressor->codebook() != s_->codebook)) {
+        return false;
     }
+    s_->prepared.put(std::move(compressor));
+    return true;
 }
 
 const std::vector<StageReport>& Session::loadStages() const {
@@ -235,20 +243,12 @@ VisualContent Session::State::content(std::optional<std::int64_t> budget, const 
         codebook->checkCompatible(D, video.backbone, origin);
         spec.codebook = codebook.get();
     }
-    std::string key = spec.method;
-    for (const auto& [k, v] : spec.params) {
-        key += "\n" + k + "=" + v;
-    }
-    auto it = prepared.find(key);
-    if (it == prepared.end()) {
-        auto made = makeCompressor(spec);
-        made->prepare(video);
-        it = prepared.emplace(key, std::move(made)).first;
-    }
-    CompressionResult r = it->second->compress(*budget, seed);
-    c.rows = r.tokens;
+    const auto compressor =
+        prepared.get(spec, info.needsCodebook ? codebook : nullptr, video, nullptr);
+    const auto r = compressor->compress(*budget, seed);
+    c.rows = r->tokens;
     c.groupOfToken =
-        r.groupOfToken.defined() ? r.groupOfToken.to(at::kCPU, at::kLong) : r.groupOfToken;
+        r->groupOfToken.defined() ? r->groupOfToken.to(at::kCPU, at::kLong) : r->groupOfToken;
     return c;
 }
 

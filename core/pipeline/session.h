@@ -23,6 +23,7 @@
 namespace once {
 
 class Codebook;
+class PreparedCompressor;
 
 struct SessionOptions {
     /// Hugging Face folder of a registered backbone (models/backbone.h): LLaVA-OneVision (or a
@@ -126,6 +127,11 @@ class Session {
     const SessionOptions& options() const;
     /// Replaces the codebook (SessionOptions::codebook) by one in memory; null: none.
     void setCodebook(std::shared_ptr<const Codebook> codebook);
+    /// Uses a compressor prepared elsewhere (the studio's, on screen) for its method and
+    /// parameters, so a question at any budget prepares nothing again. Taken only when it was
+    /// prepared from the video in use (the same feature tensor: setVideo of the caller's
+    /// video) and with the codebook in use; returns whether it was.
+    bool adoptPrepared(std::shared_ptr<PreparedCompressor> compressor);
     /// Asks about the loaded video. Throws OnceError (empty question, no video, codebook
     /// mismatch, out of GPU memory — after which the session stays usable) or Cancelled.
     AskReport ask(const std::string& question, const AskOptions& options,

@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <vector>
@@ -16,20 +17,7 @@ namespace {
 
 // The decoder's `frame_indices` (encode/decode_encode.cpp): exactly `frames` decimal numbers in
 // 0..kMaxVideoFrames-1, or nothing (a feature file may hold anything there).
-// Frames a feature frame stands for: "temporal_patch_size" k of the encoder (Qwen3.5 merges
-// pairs of video frames into one feature frame, k = 2), 1 when absent. Untrusted (the feature
-// file's metadata): anything but a small positive integer counts as 1.
-std::int64_t temporalPatch(const EncodedVideo& video) {
-    const auto it = video.extra.find("temporal_patch_size");
-    if (it == video.extra.end()) {
-        return 1;
-    }
-    std::int64_t k = 1;
-    const std::string& s = it->second;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), k);
-    return ec == std::errc() && p == s.data() + s.size() && k >= 1 && k <= 16 ? k : 1;
-}
-
+//
 // The decoded video frame of each feature frame, from "frame_indices" (one per decoded frame):
 // with k frames per feature frame, the first of each group (the last group may be short: the
 // processor pads it by repeating its last frame). Empty when the list is missing or does not
@@ -39,7 +27,8 @@ std::vector<std::int64_t> sourceFrames(const EncodedVideo& video, std::int64_t f
     if (it == video.extra.end()) {
         return {};
     }
-    const std::int64_t k = temporalPatch(video);
+    // Frames a feature frame stands for (Qwen3.5 merges pairs: 2), checked where it was read.
+    const std::int64_t k = std::clamp(video.temporalPatchSize, 1, kMaxTemporalPatchSize);
     std::vector<std::int64_t> all;
     const std::string& s = it->second;
     std::size_t pos = 0;

@@ -86,7 +86,7 @@ class TestQwen3_5Studio : public QObject {
         VideoData v;
         v.features = at::zeros({2, 4, 8});
         v.gridH = v.gridW = 2;
-        v.extra["temporal_patch_size"] = "2";
+        v.temporalPatchSize = 2;
         at::Tensor rgb = at::zeros({3, 8, 8, 3}, at::kByte);
         rgb[1].fill_(100);
         rgb[2].fill_(200);

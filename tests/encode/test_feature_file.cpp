@@ -101,6 +101,32 @@ class TestFeatureFile : public QObject {
         expectLoadError(withSideTensor("layout_tokens", at::zeros({3})), "layout_tokens");
     }
 
+    // Qwen3.5's temporal pairs: one typed field, written only when not 1 and read with its
+    // bounds; the studio's frames and Stage A's provenance read the same field.
+    void temporalPatchSizeRoundTrip() {
+        EncodedVideo f = sample(at::kFloat);
+        const std::string one = test::tempDir() + "/k1.safetensors";
+        saveFeatureFile(f, one);
+        QCOMPARE(SafetensorsFile::open(one).meta("temporal_patch_size"), std::string());
+        QCOMPARE(loadFeatureFile(one).temporalPatchSize, 1);
+        f.temporalPatchSize = 2;
+        const std::string two = test::tempDir() + "/k2.safetensors";
+        saveFeatureFile(f, two);
+        QCOMPARE(SafetensorsFile::open(two).meta("temporal_patch_size"), std::string("2"));
+        const EncodedVideo g = loadFeatureFile(two);
+        QCOMPARE(g.temporalPatchSize, 2);
+        QCOMPARE(g.extra.count("temporal_patch_size"), std::size_t(0));
+        f.temporalPatchSize = kMaxTemporalPatchSize + 1;
+        QVERIFY_THROWS_EXCEPTION(OnceError, saveFeatureFile(f, test::tempDir() + "/k.safetensors"));
+        for (const char* bad : {"0", "65", "-2", "2.5", "two", " 2", "99999999999"}) {
+            expectLoadError(writeTensors("k.safetensors",
+                                         {{"features", at::zeros({2, 4, 3})},
+                                          {"frame_times", at::zeros({2}, at::kDouble)}},
+                                         {{"temporal_patch_size", bad}}),
+                            "temporal_patch_size");
+        }
+    }
+
     void attentionRoundTrip() {
         EncodedVideo f = sample(at::kBFloat16);
         f.attention = at::rand({3, 4}, at::kDouble);

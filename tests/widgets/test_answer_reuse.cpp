@@ -1,6 +1,9 @@
 // Issue 15: a question in the studio reuses what the studio holds. After the video is loaded
 // (decoded and encoded once, by the model's encoder) asking Dense and ONCE decodes, encodes and
 // reads nothing again, and a codebook that exists only in memory answers the ONCE column.
+// Issue 28: nor does it prepare a compressor again — ONCE's assignment on screen and a peer
+// prepared for the slider answer the question (the session used to assign the whole video again
+// for every question).
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -52,7 +55,8 @@ class TestAnswerReuse : public QObject {
 
         const auto& w = once::workCounters();
         const std::int64_t decodes = w.decodes, encodes = w.encodes, builds = w.encoderBuilds,
-                           loads = w.codebookLoads;
+                           loads = w.codebookLoads, prepares = w.prepares;
+        QVERIFY(prepares > 0);  // ONCE's assignment on screen
         QSignalSpy finished(panel.task(), &BackgroundTask::finished);
         panel.questionEdit()->setText(QStringLiteral("What happens?"));
         QTest::mouseClick(panel.askButton(), Qt::LeftButton);
@@ -64,6 +68,31 @@ class TestAnswerReuse : public QObject {
         QCOMPARE(std::int64_t(w.encodes), encodes);
         QCOMPARE(std::int64_t(w.encoderBuilds), builds);
         QCOMPARE(std::int64_t(w.codebookLoads), loads);
+        QCOMPARE(std::int64_t(w.prepares), prepares);
+
+        // Another variant of ONCE adopts the assignment; a peer is prepared once, for the
+        // slider, and the question about it prepares nothing more.
+        session.setVariant(once::Variant::NoReassign);
+        QVERIFY(test::waitForResult(session, QStringLiteral("once"), 4));
+        QCOMPARE(std::int64_t(w.prepares), prepares);
+        ask(panel);
+        QCOMPARE(std::int64_t(w.prepares), prepares);
+        session.setMethod(QStringLiteral("spatial-pool"));
+        QVERIFY(test::waitForResult(session, QStringLiteral("spatial-pool"), session.budget()));
+        QCOMPARE(std::int64_t(w.prepares), prepares + 1);
+        ask(panel);
+        QCOMPARE(std::int64_t(w.prepares), prepares + 1);
+        QCOMPARE(std::int64_t(w.decodes), decodes);
+        QCOMPARE(std::int64_t(w.encodes), encodes);
+    }
+
+  private:
+    static void ask(QuestionPanel& panel) {
+        QSignalSpy finished(panel.task(), &BackgroundTask::finished);
+        QTest::mouseClick(panel.askButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(300000));
+        QVERIFY2(panel.problem().isEmpty(), qPrintable(panel.problem()));
+        QVERIFY(!panel.onceAnswer().isEmpty());
     }
 };
 

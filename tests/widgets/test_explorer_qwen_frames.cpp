@@ -84,8 +84,8 @@ VideoData qwenVideo() {
     for (int t = 0; t < kPairs; ++t) {
         encoded.frameTimes.push_back((2.0 * t + 0.5) / once::kFrameFolderFps);
     }
-    encoded.extra = {{"temporal_patch_size", std::to_string(kPair)},
-                     {"spatial_merge_size", "2"},
+    encoded.temporalPatchSize = kPair;
+    encoded.extra = {{"spatial_merge_size", "2"},
                      {"frame_indices", "0,1,2,3,4,5"}};
     VideoData v;
     static_cast<once::EncodedVideo&>(v) = encoded;

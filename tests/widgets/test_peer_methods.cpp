@@ -15,11 +15,11 @@
 #include "budget_fixture.h"
 #include "charts/budget_latency_chart.h"
 #include "charts/chart_data.h"
+#include "compress/prepared_compressor.h"
 #include "compress/token_compressor.h"
 #include "overlay/frame_overlay_view.h"
 #include "overlay/group_overlay.h"
 #include "session/methods.h"
-#include "session/prepared_peer.h"
 #include "session/session_binder.h"
 #include "session/studio_session.h"
 #include "studio_test_data.h"
@@ -230,8 +230,9 @@ class TestPeerMethods : public QObject {
         const once::BudgetRange range =
             once::budgetRange("vqtoken", methods::budgetShape(video, 0));
         QVERIFY(range.max < video.numTokens());  // k_max 32 < N 144
-        once::Progress progress;
-        auto peer = PreparedPeer::prepare(QStringLiteral("vqtoken"), video, progress);
+        once::CompressorSpec spec;
+        spec.method = "vqtoken";
+        auto peer = once::PreparedCompressor::prepare(spec, nullptr, video);
         QCOMPARE(peer->compressions(), 0);
         const auto high = peer->compress(100);
         QCOMPARE(peer->compressions(), 1);

@@ -157,11 +157,11 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
     budgetNote_->setWordWrap(true);
     budgetNote_->setVisible(false);
     spin->onClamped = [this](qint64 typed, int clampedTo) {
-        const bool onceMethod = methods::needsCodebook(method());
+        const bool codebookMethod = methods::needsCodebook(method());
         budgetNote_->setText(
             typed < clampedTo
                 ? tr("B = %1 is below the smallest budget: set to %2.").arg(typed).arg(clampedTo)
-                : (onceMethod ? tr("B = %1 is more than K = %2, the codebook's size: set to %2.")
+                : (codebookMethod ? tr("B = %1 is more than K = %2, the codebook's size: set to %2.")
                               : tr("B = %1 is more than N = %2, the video's tokens: set to %2."))
                       .arg(typed)
                       .arg(clampedTo));
@@ -326,18 +326,18 @@ QString BudgetPanel::notice() const {
 }
 
 void BudgetPanel::updateControls() {
-    const bool onceMethod = methods::needsCodebook(method());
+    const bool codebookMethod = methods::needsCodebook(method());
     slider_->setEnabled(budgetUsable_);
     spin_->setEnabled(budgetUsable_);
     variantBox_->setEnabled(methods::hasVariants(method()) && budgetUsable_);
-    QString tip = onceMethod ? tr("Token budget B on a log scale up to K")
+    QString tip = codebookMethod ? tr("Token budget B on a log scale up to K")
                              : tr("Token budget B on a log scale up to N (the video's tokens)");
     if (!rule_.isEmpty()) {
         tip += QLatin1Char('\n') + rule_;
     }
     slider_->setToolTip(tip);
     QString text;
-    if (onceMethod && !hasCodebook_ && hasVideo_) {
+    if (codebookMethod && !hasCodebook_ && hasVideo_) {
         text =
             tr("ONCE needs a codebook: open one (File ▸ Open Codebook…) or train one in the "
                "Trainer. The peer methods above work on the video alone.");
@@ -423,8 +423,9 @@ void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmT
         }
         return;
     }
-    const bool onceMethod = methods::needsCodebook(QString::fromStdString(r->method));
-    if (onceMethod) {
+    // A method with an assignment counts codewords and times its stages apart.
+    const bool assigns = methods::hasAssignment(QString::fromStdString(r->method));
+    if (assigns) {
         groups_->setText(tr("%1 of %2 used codewords").arg(r->numOutputs).arg(r->usedCodewords));
     } else {
         groups_->setText(tr("%1 output tokens (budget %2)").arg(r->numOutputs).arg(r->budget));
@@ -440,7 +441,7 @@ void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmT
             .arg(r->numOutputs > 0 ? static_cast<double>(r->numTokens) / r->numOutputs : 0.0, 0,
                  'f', 1));
     const auto& s = r->seconds;
-    if (!onceMethod) {
+    if (!assigns) {
         time_->setText(tr("%1 ms (prepared once per video in %2 ms)")
                            .arg((s.select + s.reassign + s.pool) * 1e3, 0, 'f', 2)
                            .arg(s.assign * 1e3, 0, 'f', 1));

@@ -118,10 +118,11 @@ void BudgetLatencyChart::replot() {
     const double x0 = x.front() * 0.8, x1 = x.back() * 1.25;
     double top = *std::max_element(compress.begin(), compress.end());
 
-    const bool onceMethod = methods::needsCodebook(QString::fromStdString(sweep_->method));
+    // A method with an assignment times its stages apart and prepares by assigning.
+    const bool assigns = methods::hasAssignment(QString::fromStdString(sweep_->method));
     const QString title = methods::title(QString::fromStdString(sweep_->method));
     auto* compressGraph = new QCPGraph(plot_->xAxis, plot_->yAxis);
-    compressGraph->setName(onceMethod ? tr("ONCE compression (select + reassign + pool)")
+    compressGraph->setName(assigns ? tr("ONCE compression (select + reassign + pool)")
                                       : tr("%1 compression").arg(title));
     compressGraph->setData(x, compress, true);
     compressGraph->setPen(QPen(QColor(40, 100, 180), 2));
@@ -129,7 +130,7 @@ void BudgetLatencyChart::replot() {
 
     auto* assign = new QCPGraph(plot_->xAxis, plot_->yAxis);
     assign->setName(
-        onceMethod ? tr("Assignment, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1)
+        assigns ? tr("Assignment, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1)
                    : tr("Preparation, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1));
     assign->setData(QVector<double>{x0, x1}, QVector<double>{sweep_->assignMs, sweep_->assignMs});
     assign->setPen(QPen(QColor(40, 100, 180), 1, Qt::DotLine));

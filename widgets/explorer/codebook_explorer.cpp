@@ -23,6 +23,7 @@
 #include "explorer/exemplar_source.h"
 #include "overlay/group_overlay.h"
 #include "overlay/overlay_export.h"
+#include "session/methods.h"
 #include "session/studio_session.h"
 #include "tasks/background_task.h"
 #include "train/exemplar_pixels.h"
@@ -482,7 +483,7 @@ void CodebookExplorer::updateStatus() {
     }
     if (!model_->hasVideoUsage()) {
         lines << tr("Open a video to see each codeword's usage in it.");
-    } else if (session_->method() != QStringLiteral("once")) {
+    } else if (!methods::hasAssignment(session_->method())) {
         lines << tr("Choosing a codeword highlights its patches with the ONCE method only.");
     }
     if (!filter_->searchValid()) {

@@ -1,6 +1,7 @@
 #include "session/answer_pipeline.h"
 
 #include "codebook/codebook.h"
+#include "compress/prepared_compressor.h"
 #include "models/backbone.h"
 #include "pipeline/session.h"
 
@@ -47,6 +48,11 @@ AnswerPipeline::Lease AnswerPipeline::acquire(const PipelineKey& key, const Pipe
     if (codebook_ != in.codebook) {
         session_->setCodebook(in.codebook);
         codebook_ = in.codebook;
+    }
+    // Prepared from the studio's features: the session takes them when it holds those very
+    // features (not after encoding the video again with the model's encoder).
+    for (const auto& compressor : in.prepared) {
+        session_->adoptPrepared(compressor);
     }
     lease.session_ = session_.get();
     return lease;

@@ -4,13 +4,16 @@
 // the video the studio holds and with the codebook the studio holds (in memory, from a file or
 // not): the studio's encoded video is handed over as it is when the model's encoder made it, so a
 // question decodes and encodes nothing again. Only a video encoded by another encoder (the demo
-// encoder, say) is encoded again with the model's, which its language model needs.
+// encoder, say) is encoded again with the model's, which its language model needs. The
+// compressors the studio prepared for that video (ONCE's assignment, a peer's state) are handed
+// over too, so a question at the budget on screen prepares nothing again.
 // Used from worker threads only; acquire() serialises them, since a once::Session is not
 // thread-safe.
 #include <QString>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "session/pipeline_settings.h"
 #include "session/video_data.h"
@@ -18,6 +21,7 @@
 
 namespace once {
 class Codebook;
+class PreparedCompressor;
 class Session;
 }  // namespace once
 
@@ -31,11 +35,13 @@ struct PipelineKey {
 };
 
 /// What a question is about: the studio's video (identified by its generation, bumped on every
-/// new video) and its codebook (null: dense answers only for methods that need one).
+/// new video), its codebook (null: dense answers only for methods that need one) and the
+/// compressors prepared for them.
 struct PipelineInputs {
     std::uint64_t videoGeneration = 0;
     VideoData video;
     std::shared_ptr<const once::Codebook> codebook;
+    std::vector<std::shared_ptr<once::PreparedCompressor>> prepared;
 };
 
 class AnswerPipeline {
@@ -45,7 +51,8 @@ class AnswerPipeline {
 
     /// Locks the pipeline for the calling worker and returns the session for `key` holding
     /// `inputs`: the model is built when the key changed, the video installed when its
-    /// generation changed, the codebook when it is another object. Throws OnceError from the
+    /// generation changed, the codebook when it is another object, and the prepared
+    /// compressors adopted where they fit (the session's own video). Throws OnceError from the
     /// model or the video, Cancelled through `progress`.
     class Lease {
       public:

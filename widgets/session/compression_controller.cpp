@@ -3,20 +3,13 @@
 #include <algorithm>
 
 #include "codebook/codebook.h"
+#include "compress/prepared_compressor.h"
 #include "session/methods.h"
-#include "session/prepared_peer.h"
 #include "session/studio_session.h"
 #include "session/sweep_job.h"
 #include "tasks/background_task.h"
 
 namespace once::studio {
-namespace {
-// The codebook methods (ONCE) work from the document's cached assignment; the others from a
-// prepared compressor kept per method.
-bool isOnce(const QString& method) {
-    return methods::needsCodebook(method);
-}
-}  // namespace
 
 CompressionController::CompressionController(StudioSession& session)
     : QObject(&session),
@@ -25,10 +18,14 @@ CompressionController::CompressionController(StudioSession& session)
       sweepTask_(new BackgroundTask(this)) {
     connect(compressTask_, &BackgroundTask::failed, this,
             [this](const QString& message) { session_.report(errorTitle_, message); });
+    connect(compressTask_, &BackgroundTask::succeeded, this, [this] { succeeded_ = true; });
     connect(compressTask_, &BackgroundTask::finished, this, [this] {
-        if (pending_) {
-            pending_ = false;
-            recompress();
+        // After a failure or a cancel only a newer setting starts work again (no retry loop).
+        const bool next = pending_ || succeeded_;
+        pending_ = false;
+        succeeded_ = false;
+        if (next) {
+            work();
         }
         updateCompressing();
     });
@@ -44,9 +41,8 @@ CompressionController::CompressionController(StudioSession& session)
         emit sweepingChanged(false);
         emit busyChanged();
     });
-    connect(&session_, &StudioSession::videoChanged, this, &CompressionController::onVideo);
-    connect(&session_, &StudioSession::assignmentChanged, this,
-            &CompressionController::onAssignment);
+    connect(&session_, &StudioSession::videoChanged, this, &CompressionController::onInputs);
+    connect(&session_, &StudioSession::codebookChanged, this, &CompressionController::onInputs);
 }
 
 CompressionController::~CompressionController() = default;
@@ -119,118 +115,102 @@ void CompressionController::request(const Change& change) {
         return;
     }
     session_.installSettings(method, options);
-    // The variant is ONCE's own: a peer's result does not change with it.
-    if (newMethod || newBudget || methods::hasVariants(method)) {
-        recompress();
-    }
-    updateCompressing();
+    work();
 }
 
-void CompressionController::onVideo() {
-    peers_.clear();  // prepared for the previous video
+void CompressionController::onInputs() {
     clampBudget();
-    if (!isOnce(session_.method())) {
-        recompress();
-    }
+    work();
 }
 
-void CompressionController::onAssignment() {
-    if (!isOnce(session_.method())) {
-        return;  // a peer does not use the codebook
-    }
-    clampBudget();
-    const auto result = session_.result();
-    const auto& options = session_.compressOptions();
-    if (!result || result->budget != options.budget || result->variant != options.variant) {
-        recompress();
-    }
+bool CompressionController::resultIsCurrent() const {
+    const auto r = session_.result();
+    const QString method = session_.method();
+    // The variant is a parameter of the methods that take one: a peer's result has none.
+    return r && QString::fromStdString(r->method) == method && r->budget == session_.budget() &&
+           (!methods::hasVariants(method) || r->variant == session_.variant());
 }
 
-void CompressionController::recompress() {
+QString CompressionController::wantedPreparation() const {
+    if (!session_.codebook()) {
+        return {};
+    }
+    for (const QString& method : methods::all()) {
+        if (methods::hasAssignment(method) && !session_.isPrepared(method)) {
+            return method;
+        }
+    }
+    return {};
+}
+
+void CompressionController::work() {
+    if (compressTask_->isRunning()) {
+        pending_ = true;  // the newest setting runs when this job ends
+        updateCompressing();
+        return;
+    }
     if (session_.video().isEmpty()) {
         return;
     }
     const QString method = session_.method();
-    const auto from = source(method);
-    if (!from) {
-        return;
-    }
-    const std::shared_ptr<PreparedPeer> peer = *from;
-    if (compressTask_->isRunning()) {
-        pending_ = true;  // the newest setting runs when this one ends
-    } else if (!isOnce(method) && !peer) {
-        startPreparation(method);
-    } else {
-        startCompression(peer);
+    const bool usable = !methods::needsCodebook(method) || session_.codebook();
+    if (usable && !resultIsCurrent()) {
+        if (auto compressor = session_.preparedCompressor(method)) {
+            startCompression(std::move(compressor));
+        } else {
+            startPreparation(method, true);
+        }
+    } else if (const QString wanted = wantedPreparation(); !wanted.isEmpty()) {
+        startPreparation(wanted, false);
     }
     updateCompressing();
 }
 
-std::optional<std::shared_ptr<PreparedPeer>> CompressionController::source(
-    const QString& method) const {
-    if (isOnce(method)) {
-        if (!session_.assignment() || !session_.codebook()) {
-            return std::nullopt;
-        }
-        return std::shared_ptr<PreparedPeer>();
-    }
-    const auto it = peers_.find(method);
-    return it != peers_.end() ? it->second : nullptr;
-}
-
-void CompressionController::startPreparation(const QString& method) {
-    const std::uint64_t videoGeneration = session_.videoGeneration();
-    const once::EncodedVideo video = session_.video();
+void CompressionController::startPreparation(const QString& method, bool compress) {
+    const std::uint64_t generation = session_.generation(method);
+    const once::EncodedVideo video = session_.video();  // shares the tensors, not the pictures
+    const auto codebook = methods::needsCodebook(method) ? session_.codebook() : nullptr;
+    once::CompressorSpec spec;
+    spec.method = method.toStdString();
+    spec.params = methods::params(method, session_.variant());
+    spec.assign.device = session_.pipelineSettings().device.toStdString();
     const std::int64_t budget = session_.budget();
     errorTitle_ = tr("Cannot prepare %1").arg(methods::title(method));
-    compressTask_->start(tr("Preparing %1").arg(methods::title(method)),
-                         [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
-                             auto peer = PreparedPeer::prepare(method, video, progress);
-                             auto result = peer->compress(budget);
-                             return [=, this] {
-                                 if (videoGeneration != session_.videoGeneration()) {
-                                     return;  // another video came meanwhile: it was queued for it
-                                 }
-                                 peers_[method] = peer;
-                                 ++preparations_;
-                                 if (method == session_.method()) {
-                                     session_.installResult(result);
-                                 }
-                             };
-                         });
+    compressTask_->start(
+        tr("Preparing %1").arg(methods::title(method)),
+        [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
+            auto compressor = once::PreparedCompressor::prepare(spec, codebook, video, &progress);
+            std::shared_ptr<const once::CompressionResult> result;
+            if (compress) {
+                result = compressor->compress(budget);
+            }
+            return [=, this] {
+                if (generation != session_.generation(method)) {
+                    return;  // another video or codebook came meanwhile: work() goes on for it
+                }
+                session_.installPrepared(compressor);
+                if (result && method == session_.method()) {
+                    session_.installResult(result);
+                }
+            };
+        });
 }
 
-void CompressionController::startCompression(std::shared_ptr<PreparedPeer> peer) {
+void CompressionController::startCompression(std::shared_ptr<once::PreparedCompressor> compressor) {
     const QString method = session_.method();
-    const once::CompressOptions options = session_.compressOptions();
-    // What makes a result stale: a new video for a peer, a new assignment for ONCE.
-    const std::uint64_t generation =
-        peer ? session_.videoGeneration() : session_.assignmentGeneration();
-    auto deliver = [=, this](std::shared_ptr<const once::CompressionResult> result) {
-        return [=, this] {
-            const std::uint64_t now =
-                peer ? session_.videoGeneration() : session_.assignmentGeneration();
-            if (generation == now && method == session_.method()) {
-                session_.installResult(result);
-            }
-        };
-    };
+    const std::int64_t budget = session_.budget();
+    const std::uint64_t generation = session_.generation(method);
     errorTitle_ = tr("Compression failed");
-    const QString title =
-        tr("Compressing with %1 at B = %2").arg(methods::title(method)).arg(options.budget);
-    if (peer) {
-        compressTask_->start(title, [=](once::Progress&) -> BackgroundTask::Deliver {
-            return deliver(peer->compress(options.budget));
+    compressTask_->start(
+        tr("Compressing with %1 at B = %2").arg(methods::title(method)).arg(budget),
+        [=, this](once::Progress&) -> BackgroundTask::Deliver {
+            auto result = compressor->compress(budget);
+            return [=, this] {
+                if (generation == session_.generation(method) && method == session_.method()) {
+                    session_.installResult(result);
+                }
+            };
         });
-        return;
-    }
-    const at::Tensor features = session_.video().features;
-    auto assignment = session_.assignment();
-    auto codebook = session_.codebook();
-    compressTask_->start(title, [=](once::Progress&) -> BackgroundTask::Deliver {
-        return deliver(std::make_shared<const once::CompressionResult>(
-            once::compressAssigned(features, *assignment, *codebook, options)));
-    });
 }
 
 void CompressionController::runBudgetSweep() {
@@ -238,18 +218,15 @@ void CompressionController::runBudgetSweep() {
         return;
     }
     const QString method = session_.method();
-    const auto from = source(method);
-    if (!from || (!isOnce(method) && !*from)) {
+    auto compressor = session_.preparedCompressor(method);
+    if (!compressor) {
         return;  // nothing prepared to measure
     }
-    const std::shared_ptr<PreparedPeer> peer = *from;
-    const std::uint64_t generation = session_.assignmentGeneration();
-    const std::uint64_t videoGeneration = session_.videoGeneration();
+    const std::uint64_t generation = session_.generation(method);
     sweepTask_->start(tr("Measuring the budget sweep of %1").arg(methods::title(method)),
-                      makeSweepJob(session_, peer, [=, this](const BudgetSweep& sweep) {
+                      makeSweepJob(session_, compressor, [=, this](const BudgetSweep& sweep) {
                           // Measured for what is still on screen only.
-                          if (generation == session_.assignmentGeneration() &&
-                              videoGeneration == session_.videoGeneration() &&
+                          if (generation == session_.generation(method) &&
                               method == session_.method()) {
                               session_.installSweep(sweep);
                           }

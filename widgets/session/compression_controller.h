@@ -1,28 +1,32 @@
 #pragma once
 // The studio document's compression: the method, budget and variant, and the work that turns
 // them into the result on screen, on two BackgroundTasks of its own.
-//  - The compression worker re-compresses from ONCE's cached assignment or a peer's prepared
-//    state, coalescing slider moves so the newest setting always wins. A peer is prepared there
-//    once per video and kept per method (the prepared-peer cache), so switching methods back
-//    and forth prepares nothing twice.
+//  - The compression worker prepares a method's compressor once per video (ONCE: its
+//    assignment; compress/prepared_compressor.h), which the document keeps, and re-compresses
+//    from it, coalescing slider moves so the newest setting always wins. Switching methods back
+//    and forth prepares nothing twice; ONCE at another variant adopts the assignment. With a
+//    codebook open, the methods whose assignment the views draw (CompressorInfo::hasAssignment)
+//    are prepared too, after the one on screen, whichever method that is.
 //  - The sweep worker measures the budget sweep for the current method.
-// It listens to the document's signals (a new video forgets the peers, a new assignment
-// re-compresses ONCE) and writes back only through the document's install methods.
+// It listens to the document's signals (a new video or codebook: prepare and compress again)
+// and writes back only through the document's install methods.
 #include <QObject>
 #include <QString>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 
 #include "compress/compression.h"
 #include "compress/token_compressor.h"
 
+namespace once {
+class PreparedCompressor;
+}
+
 namespace once::studio {
 
 class BackgroundTask;
 class StudioSession;
-class PreparedPeer;
 
 class CompressionController : public QObject {
     Q_OBJECT
@@ -43,9 +47,6 @@ class CompressionController : public QObject {
     void request(const Change& change);
     void runBudgetSweep();
 
-    bool isPeerPrepared(const QString& method) const { return peers_.count(method) > 0; }
-    int peerPreparations() const { return preparations_; }
-
     BackgroundTask* compressTask() const { return compressTask_; }
     BackgroundTask* sweepTask() const { return sweepTask_; }
     bool isBusy() const { return isCompressing() || isSweeping(); }
@@ -62,26 +63,28 @@ class CompressionController : public QObject {
     void sweepCancelled();
 
   private:
-    void onVideo();
-    void onAssignment();
+    /// A new video or codebook: the budget clamped to the method's new range, then work().
+    void onInputs();
     /// `budget` inside `method`'s range for the current video and codebook.
     std::int64_t clampedBudget(const QString& method, std::int64_t budget) const;
     /// Keeps the document's budget inside the current method's range.
     void clampBudget();
-    /// Computes the result for the current settings, or queues it behind the running one.
-    void recompress();
-    /// What compresses `method` now: for ONCE a null peer once the assignment and codebook are
-    /// there, for a peer its prepared state (null: not prepared yet); nullopt: ONCE lacks them.
-    std::optional<std::shared_ptr<PreparedPeer>> source(const QString& method) const;
-    void startPreparation(const QString& method);
-    void startCompression(std::shared_ptr<PreparedPeer> peer);
+    /// Whether the result on screen is the current method's at the current budget (and variant).
+    bool resultIsCurrent() const;
+    /// A method the views need prepared besides the one on screen: one with an assignment
+    /// while a codebook is open and it is not prepared yet; "" when none.
+    QString wantedPreparation() const;
+    /// Starts the next job toward the current settings (compress, or prepare then compress the
+    /// current method; else prepare a wanted one), or queues it behind the running one.
+    void work();
+    void startPreparation(const QString& method, bool compress);
+    void startCompression(std::shared_ptr<once::PreparedCompressor> compressor);
     void updateCompressing();
 
     StudioSession& session_;
     QString errorTitle_;  // of the job on the compression worker
-    std::map<QString, std::shared_ptr<PreparedPeer>> peers_;
-    int preparations_ = 0;
-    bool pending_ = false;  // a newer setting waits for the running compression
+    bool pending_ = false;    // a newer setting waits for the running job
+    bool succeeded_ = false;  // the running job ended well: go on with the next one
     bool compressing_ = false;
     BackgroundTask* compressTask_;
     BackgroundTask* sweepTask_;

@@ -26,12 +26,6 @@ once::EncoderOptions encoderOptions(const PipelineSettings& s, const QString& mo
     return o;
 }
 
-once::AssignOptions assignOptions(const PipelineSettings& s) {
-    once::AssignOptions o;
-    o.device = s.device.toStdString();
-    return o;
-}
-
 }  // namespace
 
 std::shared_ptr<once::VisualEncoder> encoderFor(std::shared_ptr<once::VisualEncoder> cached,
@@ -82,20 +76,6 @@ std::shared_ptr<const once::Codebook> codebookFromFeatures(const VideoData& v, s
                                    v.featureSource, "sampled from the demo video"));
 }
 
-AssignOutcome assignAndCompress(const VideoData& v, const once::Codebook& codebook,
-                                const PipelineSettings& s, once::CompressOptions options,
-                                once::Progress& progress) {
-    AssignOutcome out;
-    auto assignment = std::make_shared<once::Assignment>(
-        once::assignTokens(v.features, codebook, assignOptions(s), &progress));
-    progress.throwIfCancelled();
-    options.budget = std::clamp<std::int64_t>(options.budget, 1, codebook.size());
-    out.result = std::make_shared<once::CompressionResult>(
-        once::compressAssigned(v.features, *assignment, codebook, options));
-    out.assignment = std::move(assignment);
-    return out;
-}
-
 VideoData loadFeatureVideo(const QString& path, const PipelineSettings& s,
                            once::Progress& progress) {
     VideoData v;
@@ -125,20 +105,16 @@ VideoData loadFeatureVideo(const QString& path, const PipelineSettings& s,
     return v;
 }
 
-AssignOutcome assignIfCompatible(const VideoData& v, const once::Codebook* codebook,
-                                 const PipelineSettings& s, const once::CompressOptions& options,
-                                 once::Progress& progress) {
+QString codebookMismatch(const VideoData& v, const once::Codebook* codebook) {
     if (!codebook) {
         return {};
     }
     try {
         codebook->checkCompatible(v.dim(), v.backbone, v.path.toStdString());
     } catch (const once::OnceError& e) {
-        AssignOutcome out;
-        out.unloaded = QString::fromStdString(e.what());
-        return out;
+        return QString::fromStdString(e.what());
     }
-    return assignAndCompress(v, *codebook, s, options, progress);
+    return {};
 }
 
 }  // namespace once::studio

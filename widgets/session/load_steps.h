@@ -1,12 +1,12 @@
 #pragma once
 // The steps of a load, run on the session's worker thread: build or reuse an encoder, decode and
 // encode a video, read a feature file (with its frames when the source video is at hand), sample
-// a stand-in codebook, assign and compress. Plain functions: no Qt objects, no shared state.
+// a stand-in codebook, check a codebook against a video. Plain functions: no Qt objects, no
+// shared state. (Compressors, ONCE's assignment among them, are prepared by the compression
+// controller.)
 #include <QString>
 #include <memory>
 
-#include "compress/assignment.h"
-#include "compress/compression.h"
 #include "session/pipeline_settings.h"
 #include "session/video_data.h"
 #include "util/progress.h"
@@ -36,22 +36,8 @@ VideoData loadFeatureVideo(const QString& path, const PipelineSettings& settings
 /// stand-in codebook when the trained demo codebook is not installed.
 std::shared_ptr<const once::Codebook> codebookFromFeatures(const VideoData& video, std::int64_t k);
 
-struct AssignOutcome {
-    std::shared_ptr<const once::Assignment> assignment;
-    std::shared_ptr<const once::CompressionResult> result;
-    /// Why the current codebook does not fit a new video (it is then unloaded); empty if it fits.
-    QString unloaded;
-};
-
-/// Step 1 for the video and the first compression at `options` (budget clamped to K).
-AssignOutcome assignAndCompress(const VideoData& video, const once::Codebook& codebook,
-                                const PipelineSettings& settings, once::CompressOptions options,
-                                once::Progress& progress);
-
-/// assignAndCompress when `codebook` fits the video; otherwise an outcome that says why not.
-/// A null codebook gives an empty outcome.
-AssignOutcome assignIfCompatible(const VideoData& video, const once::Codebook* codebook,
-                                 const PipelineSettings& settings,
-                                 const once::CompressOptions& options, once::Progress& progress);
+/// Why `codebook` does not fit `video` (its dimension or backbone; the video is then opened and
+/// the codebook unloaded); empty when it fits or there is none.
+QString codebookMismatch(const VideoData& video, const once::Codebook* codebook);
 
 }  // namespace once::studio

@@ -50,16 +50,24 @@ bool hasVariants(const QString& method) {
     return known(method) && once::compressorInfo(method.toStdString()).hasVariants;
 }
 
-once::BudgetShape budgetShape(const once::EncodedVideo& video, std::int64_t codebookSize) {
-    once::BudgetShape shape;
-    if (!video.empty()) {
-        shape.frames = video.numFrames();
-        shape.patches = video.patchesPerFrame();
-        shape.gridH = video.gridH;
-        shape.gridW = video.gridW;
+bool hasAssignment(const QString& method) {
+    return known(method) && once::compressorInfo(method.toStdString()).hasAssignment;
+}
+
+once::CompressorParams params(const QString& method, once::Variant variant) {
+    once::CompressorParams p;
+    if (hasVariants(method)) {
+        p["variant"] = once::variantName(variant);
     }
-    shape.codebookSize = codebookSize;
-    return shape;
+    return p;
+}
+
+once::BudgetShape budgetShape(const once::EncodedVideo& video, std::int64_t codebookSize) {
+    return once::BudgetShape::of(video, codebookSize);
+}
+
+std::int64_t maxBudget(const QString& method, const once::BudgetShape& shape) {
+    return needsCodebook(method) ? shape.codebookSize : shape.tokens();
 }
 
 once::BudgetRange budgetRange(const QString& method, const once::BudgetShape& shape) {

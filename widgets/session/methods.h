@@ -15,12 +15,20 @@ QStringList all();
 QString preferred();
 /// The display title, translated ("once" → "ONCE", "spatial-pool" → "Spatial pooling").
 QString title(const QString& method);
-/// Whether the method needs a codebook (ONCE) — and so has no budget without one.
+/// The registry's capabilities (CompressorInfo), false for a name it does not know.
+/// Needs a codebook: no budget without one, budgets up to K.
 bool needsCodebook(const QString& method);
-/// Whether the method takes ONCE's ablation variants.
+/// Takes the ablation variants of compress/compression.h (ONCE).
 bool hasVariants(const QString& method);
+/// Its prepared state is a codeword assignment: the overlay names codewords, the charts and the
+/// explorer show their usage, its results count used codewords and its times split by stage.
+bool hasAssignment(const QString& method);
+/// The parameters the studio compresses `method` with: the variant where it takes one.
+once::CompressorParams params(const QString& method, once::Variant variant);
 /// What a method's budget rule depends on: the video's T, P and grid, and K (0: no codebook).
 once::BudgetShape budgetShape(const once::EncodedVideo& video, std::int64_t codebookSize);
+/// The slider's largest budget: K for a method that needs a codebook (0 without one), else N.
+std::int64_t maxBudget(const QString& method, const once::BudgetShape& shape);
 /// The budgets the method honours on a video of `shape` (core's budgetRange; 1 … N for a name
 /// the registry does not know).
 once::BudgetRange budgetRange(const QString& method, const once::BudgetShape& shape);

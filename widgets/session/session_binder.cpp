@@ -91,8 +91,8 @@ void SessionBinder::onOptions() {
 void SessionBinder::onResult() {
     const auto result = session_->result();
     // The assignment names the nearest codeword of ONCE's dropped tokens; peers have none.
-    const bool codebookMethod = methods::needsCodebook(session_->method());
-    overlay_->setResult(result, codebookMethod ? session_->assignment() : nullptr);
+    const bool assigns = methods::hasAssignment(session_->method());
+    overlay_->setResult(result, assigns ? session_->assignment() : nullptr);
     budget_->showResult(result.get(), session_->llmVisualTokens());
     if (result) {
         budget_->setBudget(session_->budget());

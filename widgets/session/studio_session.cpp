@@ -65,21 +65,12 @@ void StudioSession::reencodeVideo() {
 }
 
 void StudioSession::setVideo(VideoData video) {
-    AssignOutcome outcome;
-    if (codebook_) {
-        try {
-            codebook_->checkCompatible(video.dim(), video.backbone, video.path.toStdString());
-        } catch (const once::OnceError& e) {
-            outcome.unloaded = QString::fromUtf8(e.what());
-        }
-    }
-    installVideo(std::move(video), outcome);
-    loader_->assign();
+    const QString unloaded = codebookMismatch(video, codebook_.get());
+    installVideo(std::move(video), unloaded);
 }
 
 void StudioSession::setCodebook(std::shared_ptr<const once::Codebook> codebook) {
-    installCodebook(std::move(codebook), AssignOutcome{});
-    loader_->assign();
+    installCodebook(std::move(codebook));
 }
 
 void StudioSession::setBudget(std::int64_t budget) {
@@ -99,10 +90,8 @@ void StudioSession::runBudgetSweep() {
 }
 
 std::int64_t StudioSession::maxBudget(const QString& method) const {
-    if (methods::needsCodebook(method.isEmpty() ? method_ : method)) {
-        return codebook_ ? codebook_->size() : 0;
-    }
-    return video_.numTokens();
+    return methods::maxBudget(method.isEmpty() ? method_ : method,
+                              methods::budgetShape(video_, codebook_ ? codebook_->size() : 0));
 }
 
 once::BudgetRange StudioSession::budgetRange(const QString& method) const {
@@ -111,12 +100,18 @@ once::BudgetRange StudioSession::budgetRange(const QString& method) const {
 }
 
 bool StudioSession::isPrepared(const QString& method) const {
-    return methods::needsCodebook(method) ? assignment_ != nullptr
-                                          : compression_->isPeerPrepared(method);
+    return prepared_.has(method.toStdString());
 }
 
-int StudioSession::preparationCount() const {
-    return assignments_ + compression_->peerPreparations();
+std::shared_ptr<once::PreparedCompressor> StudioSession::preparedCompressor(const QString& method) {
+    if (!methods::all().contains(method)) {
+        return nullptr;
+    }
+    return prepared_.find(method.toStdString(), methods::params(method, options_.variant));
+}
+
+std::uint64_t StudioSession::generation(const QString& method) const {
+    return methods::needsCodebook(method) ? codebookGeneration_ : videoGeneration_;
 }
 
 void StudioSession::setPipelineSettings(const PipelineSettings& settings) {
@@ -148,61 +143,61 @@ PipelineKey StudioSession::pipelineKey() const {
 }
 
 PipelineInputs StudioSession::pipelineInputs() const {
-    return {videoGeneration_, video_, codebook_};
+    return {videoGeneration_, video_, codebook_, prepared_.all()};
 }
 
 // ---- installs ----
 
-void StudioSession::installVideo(VideoData video, const AssignOutcome& outcome,
+void StudioSession::installVideo(VideoData video, const QString& unloaded,
                                  std::shared_ptr<const once::Codebook> codebook) {
     video_ = std::move(video);
     ++videoGeneration_;
-    result_.reset();  // of the previous video
+    ++codebookGeneration_;
+    prepared_.clear();  // prepared for the previous video
+    result_.reset();
+    sweep_.reset();
     const bool newCodebook = codebook != nullptr;
     if (newCodebook) {
         codebook_ = std::move(codebook);
-    } else if (!outcome.unloaded.isEmpty()) {
+    } else if (!unloaded.isEmpty()) {
         codebook_.reset();
         emit codebookChanged();
         emit notice(tr("The codebook was unloaded because it does not fit the new video: %1")
-                        .arg(outcome.unloaded));
+                        .arg(unloaded));
     }
     emit videoChanged();
     if (newCodebook) {
         emit codebookChanged();
     }
-    installAssignment(outcome.assignment, outcome.result);
-    if (!methods::needsCodebook(method_)) {
-        emit resultChanged();  // the peer's result of the previous video is gone
-    }
-}
-
-void StudioSession::installCodebook(std::shared_ptr<const once::Codebook> codebook,
-                                    const AssignOutcome& outcome) {
-    codebook_ = std::move(codebook);
-    emit codebookChanged();
-    installAssignment(outcome.assignment, outcome.result);
-}
-
-void StudioSession::installAssignment(std::shared_ptr<const once::Assignment> assignment,
-                                      std::shared_ptr<const once::CompressionResult> result) {
-    ++assignmentGeneration_;
-    if (assignment) {
-        ++assignments_;
-    }
-    assignment_ = std::move(assignment);
-    sweep_.reset();
-    // A peer's result does not depend on the codebook and stays.
-    const bool onceMethod = methods::needsCodebook(method_);
-    if (onceMethod) {
-        const bool matches = assignment_ && result && result->budget == options_.budget &&
-                             result->variant == options_.variant;
-        result_ = matches ? std::move(result) : nullptr;
-    }
     emit assignmentChanged();
     emit sweepChanged();
-    if (onceMethod) {
+    emit resultChanged();
+}
+
+void StudioSession::installCodebook(std::shared_ptr<const once::Codebook> codebook) {
+    codebook_ = std::move(codebook);
+    ++codebookGeneration_;
+    prepared_.forgetCodebook();
+    sweep_.reset();
+    // A result of a method without a codebook stays.
+    const bool resultGone = methods::needsCodebook(method_);
+    if (resultGone) {
+        result_.reset();
+    }
+    emit codebookChanged();
+    emit assignmentChanged();
+    emit sweepChanged();
+    if (resultGone) {
         emit resultChanged();
+    }
+}
+
+void StudioSession::installPrepared(std::shared_ptr<once::PreparedCompressor> compressor) {
+    const auto before = prepared_.assignment();
+    prepared_.put(std::move(compressor));
+    ++preparations_;
+    if (prepared_.assignment() != before) {
+        emit assignmentChanged();
     }
 }
 

@@ -1,16 +1,17 @@
 #pragma once
 // The document of ONCE Studio (the Okular/Kdenlive pattern): one video (features, frames), one
-// codebook, the cached assignment, the current compression and its settings (method, budget,
-// variant), an optional model folder and the last budget sweep. It keeps that state, installs
+// codebook, the compressors prepared for them (compress/prepared_compressor.h: ONCE with its
+// assignment, the peers), the current compression and its settings (method, budget, variant),
+// an optional model folder and the last budget sweep. It keeps that state, installs
 // what the workers deliver and announces every change by a signal; it runs no work itself.
 //
 // Two workers do the work, each with its own BackgroundTask, and talk to the document one way:
 // they read its state when a job starts and hand their results to its install methods.
 //  - VideoLoader (session/video_loader.h): the load queue and the five loaders (video, feature
-//    file, codebook, model folder, demo), the first assignment, and the encoder kept between
-//    loads.
+//    file, codebook, model folder, demo), and the encoder kept between loads.
 //  - CompressionController (session/compression_controller.h): budget, variant and method,
-//    coalesced re-compression, the peers prepared once per video, and the budget sweep.
+//    the compressors prepared once per video (ONCE's assignment is one), coalesced
+//    re-compression, and the budget sweep.
 // The request methods below forward to them, so the views need only the document.
 #include <QObject>
 #include <QString>
@@ -20,6 +21,7 @@
 #include "analysis/budget_sweep.h"
 #include "compress/assignment.h"
 #include "compress/compression.h"
+#include "compress/prepared_compressor.h"
 #include "compress/token_compressor.h"
 #include "io/file_kind.h"
 #include "session/answer_pipeline.h"
@@ -37,7 +39,6 @@ namespace once::studio {
 class BackgroundTask;
 class CompressionController;
 class VideoLoader;
-struct AssignOutcome;
 
 class StudioSession : public QObject {
     Q_OBJECT
@@ -62,7 +63,8 @@ class StudioSession : public QObject {
     /// Encodes the video on screen again with the encoder of the current settings (after a
     /// model folder brought its own, see reencodeOffered); a feature file stays as it is.
     void reencodeVideo();
-    /// In-memory inputs (tests, embedding): replaces the video / codebook and re-assigns.
+    /// In-memory inputs (tests, embedding): replaces the video / codebook; the compressors are
+    /// prepared for them as after a load.
     void setVideo(VideoData video);
     void setCodebook(std::shared_ptr<const once::Codebook> codebook);
 
@@ -82,12 +84,15 @@ class StudioSession : public QObject {
     /// The valid budgets of `method` ("": the current one) on the current video, from core's
     /// registry (the smallest budget that gives a token, the largest that changes the output).
     once::BudgetRange budgetRange(const QString& method = {}) const;
-    /// Whether `method` can compress the current video without a new preparation (ONCE: the
-    /// assignment is cached; a peer: prepared for this video).
+    /// Whether `method` can compress the current video without a new preparation (a compressor
+    /// of it is prepared for this video: ONCE's assignment serves every variant).
     bool isPrepared(const QString& method) const;
-    /// Preparations delivered so far: ONCE assignments and peer prepare() runs (tests check
-    /// that switching methods re-uses them).
-    int preparationCount() const;
+    /// Preparations delivered so far, ONCE's assignments and the peers' prepare() alike (tests
+    /// check that switching methods re-uses them).
+    int preparationCount() const { return preparations_; }
+    /// The compressor of `method` at the current settings prepared for this video (ONCE at a new
+    /// variant adopts the assignment of another), else null.
+    std::shared_ptr<once::PreparedCompressor> preparedCompressor(const QString& method);
 
     void setPipelineSettings(const PipelineSettings& settings);
     const PipelineSettings& pipelineSettings() const { return settings_; }
@@ -99,14 +104,20 @@ class StudioSession : public QObject {
     QString method() const { return method_; }
     const VideoData& video() const { return video_; }
     std::shared_ptr<const once::Codebook> codebook() const { return codebook_; }
-    std::shared_ptr<const once::Assignment> assignment() const { return assignment_; }
+    /// The codeword assignment of this video to the codebook, from the prepared compressor that
+    /// has one (CompressorInfo::hasAssignment: ONCE), whichever method is on screen; else null.
+    std::shared_ptr<const once::Assignment> assignment() const { return prepared_.assignment(); }
     std::shared_ptr<const once::CompressionResult> result() const { return result_; }
     const std::optional<ModelFolder>& model() const { return model_; }
     const std::optional<BudgetSweep>& sweep() const { return sweep_; }
     /// Bumped by every new video: work started for an older one is stale.
     std::uint64_t videoGeneration() const { return videoGeneration_; }
-    /// Bumped by every new assignment: a compression started from an older one is stale.
-    std::uint64_t assignmentGeneration() const { return assignmentGeneration_; }
+    /// Bumped by every new video or codebook: work for a method that uses the codebook started
+    /// before is stale.
+    std::uint64_t codebookGeneration() const { return codebookGeneration_; }
+    /// What makes work for `method` stale: codebookGeneration() for a method that needs the
+    /// codebook, else videoGeneration().
+    std::uint64_t generation(const QString& method) const;
     /// Tokens the LLM would get: M compressed plus the backbone's layout tokens (0 without a
     /// result).
     std::int64_t llmVisualTokens() const;
@@ -114,21 +125,23 @@ class StudioSession : public QObject {
     QString codebookFile() const;
     /// The answering pipeline (shared by the question panel and the sweep), the key of the
     /// current model and settings (empty model: none), and the inputs it answers about: the
-    /// video and codebook on screen, handed over without decoding or loading them again.
+    /// video, codebook and prepared compressors on screen, handed over without decoding,
+    /// loading or preparing them again.
     std::shared_ptr<AnswerPipeline> answerPipeline() const { return answerPipeline_; }
     PipelineKey pipelineKey() const;
     PipelineInputs pipelineInputs() const;
 
     // ---- installs: what the workers deliver (GUI thread); each replaces state and signals ----
-    /// A new video with its first assignment (`outcome`); `codebook`, when given, replaces the
-    /// codebook with it (the demo), else `outcome.unloaded` says why the codebook went.
-    void installVideo(VideoData video, const AssignOutcome& outcome,
+    /// A new video (the compressors prepared for the previous one are forgotten); `codebook`,
+    /// when given, replaces the codebook with it (the demo), else a non-empty `unloaded` says
+    /// why the codebook does not fit the video and is unloaded.
+    void installVideo(VideoData video, const QString& unloaded = {},
                       std::shared_ptr<const once::Codebook> codebook = nullptr);
-    void installCodebook(std::shared_ptr<const once::Codebook> codebook,
-                         const AssignOutcome& outcome);
-    /// ONCE's assignment and, when it matches the settings, its first compression.
-    void installAssignment(std::shared_ptr<const once::Assignment> assignment,
-                           std::shared_ptr<const once::CompressionResult> result);
+    /// A new codebook (the compressors that used the previous one are forgotten).
+    void installCodebook(std::shared_ptr<const once::Codebook> codebook);
+    /// A compressor prepared for the current video (assignmentChanged when it brings a new
+    /// assignment).
+    void installPrepared(std::shared_ptr<once::PreparedCompressor> compressor);
     void installModel(const ModelFolder& model);
     /// Method, budget and variant (a new method clears the result and the sweep).
     void installSettings(const QString& method, const once::CompressOptions& options);
@@ -192,7 +205,7 @@ class StudioSession : public QObject {
     PipelineSettings settings_;
     VideoData video_;
     std::shared_ptr<const once::Codebook> codebook_;
-    std::shared_ptr<const once::Assignment> assignment_;
+    once::PreparedCompressors prepared_;
     std::shared_ptr<const once::CompressionResult> result_;
     std::optional<ModelFolder> model_;
     std::optional<BudgetSweep> sweep_;
@@ -200,8 +213,8 @@ class StudioSession : public QObject {
     once::CompressOptions options_;
     QString method_ = methods::preferred();
     std::uint64_t videoGeneration_ = 0;
-    std::uint64_t assignmentGeneration_ = 0;
-    int assignments_ = 0;
+    std::uint64_t codebookGeneration_ = 0;
+    int preparations_ = 0;
     bool busy_ = false;
     // Created last in the constructor: they connect to the state's signals.
     VideoLoader* loader_ = nullptr;

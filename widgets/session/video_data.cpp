@@ -9,21 +9,17 @@ namespace once::studio {
 
 namespace {
 
-/// Frames per feature frame: Qwen3.5's encoder merges temporal pairs (its feature files say so
-/// in "temporal_patch_size"); every other encoder has one feature frame per frame.
+/// Frames per feature frame: Qwen3.5's encoder merges temporal pairs (EncodedVideo::
+/// temporalPatchSize); every other encoder has one feature frame per frame.
 int framesPerFeatureFrame(const VideoData& video, std::int64_t frames) {
-    const auto it = video.extra.find("temporal_patch_size");
-    if (it == video.extra.end() || video.numFrames() <= 0 || frames <= video.numFrames()) {
-        return 1;
-    }
-    int k = 1;
-    try {
-        k = std::stoi(it->second);
-    } catch (const std::exception&) {
+    const int k = video.temporalPatchSize;
+    if (video.numFrames() <= 0 || frames <= video.numFrames()) {
         return 1;
     }
     // Only when the counts agree (ceil(frames / k) feature frames, the last pair padded).
-    return k > 1 && k <= 64 && (frames + k - 1) / k == video.numFrames() ? k : 1;
+    return k > 1 && k <= once::kMaxTemporalPatchSize && (frames + k - 1) / k == video.numFrames()
+               ? k
+               : 1;
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ struct VideoData : once::EncodedVideo {
 /// `maxSide`) and computes the mean colour of each of the gridH×gridW patches of every frame,
 /// assuming the encoder resized the whole frame to its input (LLaVA: square, aspect not kept;
 /// Qwen3.5: a multiple of 32 close to the aspect). When the video's feature frames are temporal
-/// pairs (extra "temporal_patch_size" = k, ceil(T / k) feature frames: Qwen3.5), each feature
+/// pairs (temporalPatchSize = k, ceil(T / k) feature frames: Qwen3.5), each feature
 /// frame shows the first frame of its k and its cells the mean colour over the k frames.
 void attachFrames(VideoData& video, const at::Tensor& rgb, int maxSide = 640);
 

@@ -103,12 +103,6 @@ void VideoLoader::loadDemo() {
     enqueue([this] { startDemo(); });
 }
 
-void VideoLoader::assign() {
-    if (!session_.video().isEmpty() && session_.codebook()) {
-        enqueue([this] { startAssignment(); });
-    }
-}
-
 void VideoLoader::reencode() {
     enqueue([this] {
         const VideoData& v = session_.video();
@@ -127,15 +121,14 @@ void VideoLoader::startVideo(const QString& path) {
     const QString modelDir = session_.model() ? session_.model()->path : QString();
     auto cached = cachedEncoder(s, modelDir);
     auto codebook = session_.codebook();
-    const auto options = session_.compressOptions();
     run(tr("Opening %1").arg(QFileInfo(path).fileName()), tr("Cannot open video"),
         [=, this](once::Progress& progress) -> std::function<void()> {
             auto encoder = encoderFor(cached, cached != nullptr, s, modelDir);
             auto video = std::make_shared<VideoData>(decodeAndEncode(path, s, *encoder, progress));
-            const auto outcome = assignIfCompatible(*video, codebook.get(), s, options, progress);
+            const QString unloaded = codebookMismatch(*video, codebook.get());
             return [=, this] {
                 keepEncoder(encoder, s, modelDir);
-                session_.installVideo(std::move(*video), outcome);
+                session_.installVideo(std::move(*video), unloaded);
             };
         });
 }
@@ -143,30 +136,25 @@ void VideoLoader::startVideo(const QString& path) {
 void VideoLoader::startFeatureFile(const QString& path) {
     const PipelineSettings s = session_.pipelineSettings();
     auto codebook = session_.codebook();
-    const auto options = session_.compressOptions();
     run(tr("Opening %1").arg(QFileInfo(path).fileName()), tr("Cannot open feature file"),
         [=, this](once::Progress& progress) -> std::function<void()> {
             auto video = std::make_shared<VideoData>(loadFeatureVideo(path, s, progress));
-            const auto outcome = assignIfCompatible(*video, codebook.get(), s, options, progress);
-            return [=, this] { session_.installVideo(std::move(*video), outcome); };
+            const QString unloaded = codebookMismatch(*video, codebook.get());
+            return [=, this] { session_.installVideo(std::move(*video), unloaded); };
         });
 }
 
 void VideoLoader::startCodebook(const QString& path) {
-    const PipelineSettings s = session_.pipelineSettings();
     auto video = std::make_shared<const VideoData>(session_.video());  // shares the tensors
-    const auto options = session_.compressOptions();
     run(tr("Opening %1").arg(QFileInfo(path).fileName()), tr("Cannot open codebook"),
-        [=, this](once::Progress& progress) -> std::function<void()> {
+        [=, this](once::Progress&) -> std::function<void()> {
             auto codebook =
                 std::make_shared<const once::Codebook>(once::Codebook::load(path.toStdString()));
-            AssignOutcome outcome;
             if (!video->isEmpty()) {
                 // A codebook for another backbone or dimension is refused: the video stays.
                 codebook->checkCompatible(video->dim(), video->backbone, video->path.toStdString());
-                outcome = assignAndCompress(*video, *codebook, s, options, progress);
             }
-            return [=, this] { session_.installCodebook(codebook, outcome); };
+            return [=, this] { session_.installCodebook(codebook); };
         });
 }
 
@@ -234,8 +222,6 @@ void VideoLoader::startDemo() {
     s.sampling = QStringLiteral("uniform:32");
     s.poolStride = 1;
     auto cached = cachedEncoder(s, QString());
-    auto options = session_.compressOptions();
-    options.budget = kDemoBudget;
     run(tr("Loading the demo"), tr("Cannot load the demo"),
         [=, this](once::Progress& progress) -> std::function<void()> {
             auto encoder = encoderFor(cached, cached != nullptr, s, QString());
@@ -253,36 +239,14 @@ void VideoLoader::startDemo() {
                            .arg(codebook->size());
             }
             codebook->checkCompatible(video->dim(), video->backbone, assets.video.toStdString());
-            const auto outcome = assignAndCompress(*video, *codebook, s, options, progress);
             return [=, this] {
                 keepEncoder(encoder, s, QString());
                 auto demoOptions = session_.compressOptions();
                 demoOptions.budget = std::min(kDemoBudget, codebook->size());
                 session_.installSettings(session_.method(), demoOptions);
-                session_.installVideo(std::move(*video), outcome, codebook);
+                session_.installVideo(std::move(*video), {}, codebook);
                 if (!note.isEmpty()) {
                     session_.inform(note);
-                }
-            };
-        });
-}
-
-void VideoLoader::startAssignment() {
-    if (session_.video().isEmpty() || !session_.codebook()) {
-        return;
-    }
-    const PipelineSettings s = session_.pipelineSettings();
-    auto video = std::make_shared<const VideoData>(session_.video());
-    auto codebook = session_.codebook();
-    const auto options = session_.compressOptions();
-    const std::uint64_t generation = session_.assignmentGeneration();
-    run(tr("Assigning tokens"), tr("Cannot assign tokens"),
-        [=, this](once::Progress& progress) -> std::function<void()> {
-            const auto outcome = assignAndCompress(*video, *codebook, s, options, progress);
-            return [=, this] {
-                // A video or codebook installed meanwhile brings its own assignment.
-                if (generation == session_.assignmentGeneration()) {
-                    session_.installAssignment(outcome.assignment, outcome.result);
                 }
             };
         });

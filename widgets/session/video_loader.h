@@ -1,7 +1,6 @@
 #pragma once
 // The studio document's loader: a queue of load jobs run one at a time, in request order, on its
-// own BackgroundTask — a video, a feature file, a codebook, a model folder, the demo, and the
-// assignment of an in-memory video to its codebook. Each job reads the document's state when it
+// own BackgroundTask — a video, a feature file, a codebook, a model folder, the demo. Each job reads the document's state when it
 // starts (a codebook queued behind a video is checked against that video) and hands what it made
 // to the document's install methods; it never keeps a copy of the document's state. The vision
 // encoder survives between loads, so a real backbone loads its weights once.
@@ -35,9 +34,6 @@ class VideoLoader : public QObject {
     /// folder (FileKind::Unknown: StudioSession::classify decides; still unknown is an error).
     void open(once::FileKind kind, const QString& path);
     void loadDemo();
-    /// Assigns the document's video to its codebook (after an in-memory change); without both,
-    /// nothing to do.
-    void assign();
     /// Encodes the document's video again with the encoder of the current settings (a model
     /// folder brought another one); decided when the job starts: a feature file or no video
     /// is nothing to do.
@@ -69,7 +65,6 @@ class VideoLoader : public QObject {
     void startCodebook(const QString& path);
     void startModelFolder(const QString& path);
     void startDemo();
-    void startAssignment();
     /// The kept encoder when it was built for `settings` and `modelDir`, else null.
     std::shared_ptr<once::VisualEncoder> cachedEncoder(const PipelineSettings& settings,
                                                        const QString& modelDir) const;

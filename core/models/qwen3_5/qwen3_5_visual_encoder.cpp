@@ -62,7 +62,7 @@ class Qwen3_5VisualEncoder : public VisualEncoder {
         out.gridW = int(pv.grid.w / m);
         // What the overlay and the prompt need to map a token back: each feature frame is a
         // pair of frames, each cell 2x2 patches of 16 pixels of the resized frame.
-        out.extra["temporal_patch_size"] = std::to_string(encoder_.settings().temporalPatchSize);
+        out.temporalPatchSize = int(encoder_.settings().temporalPatchSize);
         out.extra["spatial_merge_size"] = std::to_string(m);
         out.extra["patch_grid"] = std::to_string(pv.grid.t) + "x" + std::to_string(pv.grid.h) +
                                   "x" + std::to_string(pv.grid.w);
