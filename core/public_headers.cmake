@@ -6,6 +6,7 @@
 # it registers itself behind models/backbone.h, models/visual_encoder.h or
 # compress/token_compressor.h.
 set(ONCE_CORE_PUBLIC_HEADERS
+    analysis/analysis_table.h
     analysis/break_even.h
     analysis/budget_sweep.h
     analysis/diagnostics.h
@@ -33,6 +34,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     eval/results_file.h
     eval/results_merge.h
     eval/runner.h
+    eval/task_accuracy.h
     features/encoded_video.h
     features/feature_check.h
     features/feature_file.h
@@ -64,7 +66,9 @@ set(ONCE_CORE_PUBLIC_HEADERS
     train/sketch_cache.h
     train/stage_a_manifest.h
     train/stage_b.h
+    train/training_history.h
     util/atomic_file.h
+    util/csv.h
     util/device.h
     util/dtype_choice.h
     util/error.h

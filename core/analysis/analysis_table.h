@@ -1,27 +1,32 @@
 #pragma once
-// The CSV files of the evaluation harness and the paper's analyses, read back for charting. The
-// kind is recognised from the header line, exactly as the commands write it:
+// The CSV files of the evaluation harness and the paper's analyses, read back for charting (the
+// studio's analysis chart, any tool). The kind is recognised from the header line, exactly as
+// the commands write it (their writers: eval/report.h, analysis/break_even.h,
+// analysis/support_origin.h, analysis/stress_diagnostic.h):
 //   accuracy       once eval report --csv P      → P_accuracy.csv: overall accuracy vs budget,
-//                  one line per benchmark and method with its bootstrap CI, Dense as a level
+//                  one series per benchmark and method with its bootstrap CI, Dense as a level
 //   efficiency     once eval report --csv P      → P_efficiency.csv: end-to-end seconds per
-//                  question vs visual tokens, one line per benchmark and method (Dense a point)
+//                  question vs visual tokens, one series per benchmark and method
 //   break-even     once analyze break-even --csv → N* vs budget (videos after which the
 //                  codebook's offline cost is repaid; infinite N* left out and counted)
 //   support-origin once analyze support-origin --csv → donor − current R95 vs budget with its
 //                  simultaneous band, zero as the level
 //   stress         once analyze stress --csv P   → P.csv: random − learned per metric with its
 //                  CI; P_vs_first_i.csv: other − reference per metric
-// Anything else (the per-video tables, another CSV) is refused with a message naming the file.
-#include <QCoreApplication>
-#include <QList>
-#include <QString>
-#include <QStringList>
-#include <QVector>
+// Anything else (the per-video tables, another CSV) is refused with an error naming the file.
+// The files are untrusted: at most kMaxAnalysisTableBytes, every number checked.
+#include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
-#include "charts/chart_data.h"
+#include "util/csv.h"
 
-namespace once::studio {
+namespace once {
+
+/// Largest table read (64 MiB: far more rows than any run writes).
+constexpr std::size_t kMaxAnalysisTableBytes = std::size_t(64) << 20;
 
 struct AnalysisPoint {
     double x = 0, y = 0;
@@ -31,32 +36,36 @@ struct AnalysisPoint {
 };
 
 struct AnalysisSeries {
-    QString name;
-    QVector<AnalysisPoint> points;  ///< ascending x
+    std::string name;
+    std::vector<AnalysisPoint> points;  ///< ascending x
 };
 
 /// A horizontal level across the chart (Dense accuracy, zero difference).
 struct AnalysisLevel {
-    QString name;
+    std::string name;
     double y = 0;
 };
 
-struct AnalysisResults {
-    Q_DECLARE_TR_FUNCTIONS(AnalysisResults)
-  public:
+struct AnalysisTable {
     enum class Kind { Accuracy, Efficiency, BreakEven, SupportOrigin, Stress, Comparison };
     Kind kind = Kind::Accuracy;
-    QString source;
-    QString title, xLabel, yLabel;
-    bool logX = false, logY = false;
-    QStringList categories;  ///< x tick labels when x is categorical (x = 1, 2, …)
-    QList<AnalysisSeries> series;
-    QList<AnalysisLevel> levels;
-    QString note;    ///< what was left out, how to read it
-    CsvTable table;  ///< the file as read (the chart's "Export data…")
+    std::string source;
+    /// Budgets and token counts span decades: x is logarithmic except for categorical x.
+    bool logX = true, logY = false;
+    std::vector<std::string> categories;  ///< x tick labels when x is categorical (x = 1, 2, …)
+    /// Named by the file (methods, benchmarks), except the one series and the zero level of
+    /// the support-origin and difference tables, which are named in English here.
+    std::vector<AnalysisSeries> series;
+    std::vector<AnalysisLevel> levels;
+    /// Rows not drawn: per-task rows of an accuracy table (the radar draws those), break-even
+    /// rows whose N* is infinite (no per-video saving).
+    std::int64_t rowsLeftOut = 0;
+    CsvText table;  ///< the file as read
 
-    /// Throws once::OnceError naming the file, the line or column, and what is wrong.
-    static AnalysisResults load(const QString& path);
+    /// Throws OnceError naming the file, the line or column, and what is wrong.
+    static AnalysisTable load(const std::string& path);
+    /// The same from the file's text; `source` names it in errors.
+    static AnalysisTable parse(const std::string& text, const std::string& source);
 };
 
-}  // namespace once::studio
+}  // namespace once

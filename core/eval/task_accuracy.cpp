@@ -1,66 +1,71 @@
-#include "charts/evaluation_results.h"
+#include "eval/task_accuracy.h"
 
-#include <QFile>
-#include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QRegularExpression>
+#include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 
-#include "charts/chart_data.h"
+#include "util/csv.h"
 #include "util/error.h"
+#include "util/json_file.h"
 
-namespace once::studio {
+namespace once {
 namespace {
 
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
+double finiteOrMissing(double v) {
+    return std::isfinite(v) ? v : kMissing;
+}
+
+void addOnce(std::vector<std::string>& list, const std::string& name) {
+    if (std::find(list.begin(), list.end(), name) == list.end()) {
+        list.push_back(name);
+    }
+}
+
 // Collects (task, method, value) triples in first-seen order.
 struct Collector {
-    EvaluationResults r;
-    std::map<std::pair<QString, QString>, double> values;
-    void add(const QString& task, const QString& method, double value) {
-        if (!r.tasks.contains(task)) {
-            r.tasks << task;
-        }
-        if (!r.methods.contains(method)) {
-            r.methods << method;
-        }
+    TaskAccuracy r;
+    std::map<std::pair<std::string, std::string>, double> values;
+    void add(const std::string& task, const std::string& method, double value) {
+        addOnce(r.tasks, task);
+        addOnce(r.methods, method);
         values[{task, method}] = value;
     }
-    EvaluationResults finish(const QString& path) {
-        r.source = path;
+    TaskAccuracy finish(const std::string& source) {
+        r.source = source;
         bool fraction = true;
         for (const auto& [key, v] : values) {
             fraction = fraction && v >= 0 && v <= 1;
         }
-        for (const QString& m : r.methods) {
-            QVector<double> row;
-            for (const QString& t : r.tasks) {
-                auto it = values.find({t, m});
+        for (const std::string& m : r.methods) {
+            std::vector<double> row;
+            for (const std::string& t : r.tasks) {
+                const auto it = values.find({t, m});
                 const double v = it == values.end() ? kMissing : it->second;
-                row << (fraction ? v * 100 : v);
+                row.push_back(fraction ? v * 100 : v);
             }
-            r.accuracy << row;
+            r.accuracy.push_back(std::move(row));
         }
-        if (r.isEmpty()) {
-            once::fail("evaluation results hold no accuracy", path.toStdString(), {},
-                       "at least one task and method", "none");
+        if (r.empty()) {
+            fail("evaluation results hold no accuracy", source, {}, "at least one task and method",
+                 "none");
         }
         return r;
     }
 };
 
-double number(const QString& text, const QString& path, int line, const QString& column) {
-    bool ok = false;
-    const double v = text.trimmed().toDouble(&ok);
-    if (!ok || !std::isfinite(v)) {
-        once::fail("not a number", path.toStdString(),
-                   QStringLiteral("line %1, %2").arg(line).arg(column).toStdString(), "an accuracy",
-                   text.toStdString());
+double number(const std::string& text, const std::string& source, std::size_t line,
+              const std::string& column) {
+    double v = kMissing;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) {
+        fail("not a number", source, "line " + std::to_string(line) + ", " + column,
+             "an accuracy", text);
     }
     return v;
 }
@@ -69,139 +74,134 @@ double number(const QString& text, const QString& path, int line, const QString&
 // benchmark,method,budget,task,questions,correct,accuracy_pct,ci_lo,ci_hi. Methods are labelled
 // "method B=budget" ("dense" alone); the radar's axes are the tasks, or the benchmarks when the
 // file holds overall rows only.
-bool loadHarnessCsv(const QString& path, const QStringList& header, const QStringList& lines,
-                    Collector& c) {
-    const int iBench = header.indexOf(QStringLiteral("benchmark"));
-    const int iMethod = header.indexOf(QStringLiteral("method"));
-    const int iBudget = header.indexOf(QStringLiteral("budget"));
-    const int iTask = header.indexOf(QStringLiteral("task"));
-    const int iAcc = header.indexOf(QStringLiteral("accuracy_pct"));
+bool readHarnessCsv(const CsvText& t, const std::string& source, Collector& c) {
+    const int iBench = t.column("benchmark"), iMethod = t.column("method"),
+              iBudget = t.column("budget"), iTask = t.column("task"),
+              iAcc = t.column("accuracy_pct");
     if (iBench < 0 || iMethod < 0 || iBudget < 0 || iTask < 0 || iAcc < 0) {
         return false;
     }
     struct Row {
-        QString axis, method;
+        std::string bench, task, method;
         double value;
     };
     std::vector<Row> overall, perTask;
-    QStringList benchmarks;
-    for (int i = 1; i < lines.size(); ++i) {
-        const QStringList cells = csvRow(lines, i, header.size(), path);
-        const QString budget = cells[iBudget].trimmed();
-        const QString method = budget == QLatin1String("dense")
-                                   ? cells[iMethod].trimmed()
-                                   : cells[iMethod].trimmed() + QStringLiteral(" B=") + budget;
-        const double value = number(cells[iAcc], path, i + 1, header[iAcc]);
-        const QString bench = cells[iBench].trimmed(), task = cells[iTask].trimmed();
-        if (!benchmarks.contains(bench)) {
-            benchmarks << bench;
-        }
-        if (task == QLatin1String("overall")) {
-            overall.push_back({bench, method, value});
-        } else {
-            perTask.push_back({bench + QLatin1Char('/') + task, method, value});
-        }
+    std::vector<std::string> benchmarks;
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+        const auto& cells = t.rows[i];
+        const std::string& budget = cells[iBudget];
+        const std::string method =
+            budget == "dense" ? cells[iMethod] : cells[iMethod] + " B=" + budget;
+        const double value = number(cells[iAcc], source, i + 2, t.header[iAcc]);
+        addOnce(benchmarks, cells[iBench]);
+        (cells[iTask] == "overall" ? overall : perTask)
+            .push_back({cells[iBench], cells[iTask], method, value});
     }
     // Tasks of one benchmark need no prefix.
     const bool single = benchmarks.size() == 1;
     for (const Row& r : perTask.empty() ? overall : perTask) {
-        const QString axis =
-            single && !perTask.empty() ? r.axis.section(QLatin1Char('/'), 1) : r.axis;
+        const std::string axis = perTask.empty() ? r.bench
+                                 : single        ? r.task
+                                                 : r.bench + "/" + r.task;
         c.add(axis, r.method, r.value);
     }
     return true;
 }
 
-EvaluationResults loadCsv(const QString& path, const QString& text) {
-    Collector c;
-    const QStringList lines =
-        text.split(QRegularExpression(QStringLiteral("\r?\n")), Qt::SkipEmptyParts);
-    if (lines.size() < 2) {
-        once::fail("evaluation table has no rows", path.toStdString(), {}, "a header line and rows",
-                   QStringLiteral("%1 lines").arg(lines.size()).toStdString());
-    }
-    QStringList header = csvCells(lines.front());
-    for (QString& h : header) {
-        h = h.trimmed();
-    }
-    if (loadHarnessCsv(path, header, lines, c)) {
-        return c.finish(path);
-    }
-    const bool longFormat =
-        header.size() == 3 &&
-        header[0].trimmed().compare(QLatin1String("task"), Qt::CaseInsensitive) == 0 &&
-        header[1].trimmed().compare(QLatin1String("method"), Qt::CaseInsensitive) == 0;
-    for (int i = 1; i < lines.size(); ++i) {
-        const QStringList cells = csvRow(lines, i, header.size(), path);
-        if (longFormat) {
-            c.add(cells[0].trimmed(), cells[1].trimmed(), number(cells[2], path, i + 1, header[2]));
-        } else {
-            for (int j = 1; j < cells.size(); ++j) {
-                if (!cells[j].trimmed().isEmpty()) {
-                    c.add(cells[0].trimmed(), header[j].trimmed(),
-                          number(cells[j], path, i + 1, header[j]));
-                }
-            }
-        }
-    }
-    return c.finish(path);
-}
-
-EvaluationResults loadJson(const QString& path, const QByteArray& bytes) {
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
-    if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-        once::fail("evaluation results are not a JSON object", path.toStdString(), {}, "JSON",
-                   error.errorString().toStdString());
-    }
-    const QJsonObject root = doc.object();
-    Collector c;
-    if (root.contains(QStringLiteral("results"))) {
-        for (const QJsonValue& v : root.value(QStringLiteral("results")).toArray()) {
-            const QJsonObject o = v.toObject();
-            const QJsonValue acc = o.value(QStringLiteral("accuracy"));
-            if (!acc.isDouble()) {
-                once::fail("a result has no numeric accuracy", path.toStdString(), "results",
-                           "\"accuracy\": number", "missing");
-            }
-            c.add(o.value(QStringLiteral("task")).toString(),
-                  o.value(QStringLiteral("method")).toString(), acc.toDouble());
-        }
-        return c.finish(path);
-    }
-    const QJsonArray tasks = root.value(QStringLiteral("tasks")).toArray();
-    const QJsonObject methods = root.value(QStringLiteral("methods")).toObject();
-    if (tasks.isEmpty() || methods.isEmpty()) {
-        once::fail("evaluation results name no tasks or methods", path.toStdString(),
-                   "tasks/methods", "non-empty", "missing or empty");
-    }
-    for (auto it = methods.begin(); it != methods.end(); ++it) {
-        const QJsonArray values = it.value().toArray();
-        if (values.size() != tasks.size()) {
-            once::fail("a method's accuracies do not match the tasks", path.toStdString(),
-                       "methods." + it.key().toStdString(), std::to_string(tasks.size()),
-                       std::to_string(values.size()));
-        }
-        for (int i = 0; i < tasks.size(); ++i) {
-            c.add(tasks[i].toString(), it.key(), values[i].toDouble(kMissing));
-        }
-    }
-    return c.finish(path);
+bool equalsIgnoringCase(const std::string& a, const char* b) {
+    return std::equal(a.begin(), a.end(), b, b + std::char_traits<char>::length(b),
+                      [](char x, char y) {
+                          return std::tolower(static_cast<unsigned char>(x)) ==
+                                 std::tolower(static_cast<unsigned char>(y));
+                      });
 }
 
 }  // namespace
 
-EvaluationResults EvaluationResults::load(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        once::fail("cannot read evaluation results", path.toStdString(), {}, "a readable file",
-                   file.errorString().toStdString());
+TaskAccuracy TaskAccuracy::parseCsv(const std::string& text, const std::string& source) {
+    const CsvText t = once::parseCsv(text, source);
+    if (t.rows.empty()) {
+        fail("evaluation table has no rows", source, {}, "a header line and rows", "1 line");
     }
-    const QByteArray bytes = file.readAll();
-    if (QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0) {
-        return loadJson(path, bytes);
+    Collector c;
+    if (readHarnessCsv(t, source, c)) {
+        return c.finish(source);
     }
-    return loadCsv(path, QString::fromUtf8(bytes));
+    const bool longFormat = t.header.size() == 3 && equalsIgnoringCase(t.header[0], "task") &&
+                            equalsIgnoringCase(t.header[1], "method");
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+        const auto& cells = t.rows[i];
+        if (longFormat) {
+            c.add(cells[0], cells[1], number(cells[2], source, i + 2, t.header[2]));
+            continue;
+        }
+        for (std::size_t j = 1; j < cells.size(); ++j) {
+            if (!cells[j].empty()) {
+                c.add(cells[0], t.header[j], number(cells[j], source, i + 2, t.header[j]));
+            }
+        }
+    }
+    return c.finish(source);
 }
 
-}  // namespace once::studio
+TaskAccuracy TaskAccuracy::parseJson(const std::string& text, const std::string& source) {
+    const nlohmann::json root = parseJsonText(text, source);
+    if (!root.is_object()) {
+        fail("evaluation results are not a JSON object", source, {}, "a JSON object",
+             jsonTypeName(root));
+    }
+    auto stringAt = [](const nlohmann::json& o, const char* key) {
+        const auto it = o.find(key);
+        return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    Collector c;
+    if (const auto results = root.find("results"); results != root.end()) {
+        if (!results->is_array()) {
+            fail("evaluation results are not a list", source, "results", "an array",
+                 jsonTypeName(*results));
+        }
+        for (const nlohmann::json& o : *results) {
+            const auto acc = o.is_object() ? o.find("accuracy") : o.end();
+            if (!o.is_object() || acc == o.end() || !acc->is_number()) {
+                fail("a result has no numeric accuracy", source, "results",
+                     "\"accuracy\": number", "missing");
+            }
+            const double v = acc->get<double>();
+            if (!std::isfinite(v)) {
+                fail("a result's accuracy is not finite", source, "results", "a finite number",
+                     std::to_string(v));
+            }
+            c.add(stringAt(o, "task"), stringAt(o, "method"), v);
+        }
+        return c.finish(source);
+    }
+    const auto tasks = root.find("tasks");
+    const auto methods = root.find("methods");
+    if (tasks == root.end() || !tasks->is_array() || tasks->empty() || methods == root.end() ||
+        !methods->is_object() || methods->empty()) {
+        fail("evaluation results name no tasks or methods", source, "tasks/methods", "non-empty",
+             "missing or empty");
+    }
+    for (const auto& [method, values] : methods->items()) {
+        if (!values.is_array() || values.size() != tasks->size()) {
+            fail("a method's accuracies do not match the tasks", source, "methods." + method,
+                 std::to_string(tasks->size()),
+                 values.is_array() ? std::to_string(values.size()) : jsonTypeName(values));
+        }
+        for (std::size_t i = 0; i < tasks->size(); ++i) {
+            const auto& task = (*tasks)[i];
+            c.add(task.is_string() ? task.get<std::string>() : std::string(), method,
+                  values[i].is_number() ? finiteOrMissing(values[i].get<double>()) : kMissing);
+        }
+    }
+    return c.finish(source);
+}
+
+TaskAccuracy TaskAccuracy::load(const std::string& path) {
+    const std::string text = readFileLimited(path, kMaxTaskAccuracyBytes);
+    const auto dot = path.rfind('.');
+    const bool json = dot != std::string::npos && equalsIgnoringCase(path.substr(dot + 1), "json");
+    return json ? parseJson(text, path) : parseCsv(text, path);
+}
+
+}  // namespace once

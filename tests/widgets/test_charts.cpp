@@ -10,11 +10,10 @@
 #include "charts/budget_latency_chart.h"
 #include "charts/chart_data.h"
 #include "charts/chart_export.h"
-#include "charts/evaluation_results.h"
 #include "charts/residual_chart.h"
 #include "charts/task_radar_chart.h"
 #include "charts/usage_decile_chart.h"
-#include "eval/report.h"
+#include "eval/task_accuracy.h"
 #include "models/prefill_flops.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -125,35 +124,13 @@ class TestCharts : public QObject {
         checkExports(chart, QStringLiteral("latency"), 1 + 5);
     }
 
-    void evaluationResultsLoadAndRadarExports() {
+    void radarExportsEachMethodInItsColour() {
         const QString longCsv = temp(QStringLiteral("eval_long.csv"));
         writeText(longCsv,
                   "task,method,accuracy\nAction Count,Dense,40\nAction Count,ONCE,45\n"
                   "State Change,Dense,50\nState Change,ONCE,55\nObject Shuffle,Dense,30\n"
                   "Object Shuffle,ONCE,38\n");
-        const EvaluationResults r = EvaluationResults::load(longCsv);
-        QCOMPARE(r.tasks.size(), 3);
-        QCOMPARE(r.methods, (QStringList{QStringLiteral("Dense"), QStringLiteral("ONCE")}));
-        QCOMPARE(r.accuracy[1][2], 38.0);
-
-        const QString json = temp(QStringLiteral("eval.json"));
-        writeText(json, R"({"tasks": ["a", "b", "c"], "methods": {"Dense": [0.5, 0.6, 0.7]}})");
-        const EvaluationResults j = EvaluationResults::load(json);
-        QCOMPARE(j.accuracy[0][1], 60.0);  // fractions become percent
-
-        const QString wide = temp(QStringLiteral("eval_wide.csv"));
-        writeText(wide, "task,Dense,ONCE B=512\nA,1,2\nB,3,4\n");
-        QCOMPARE(EvaluationResults::load(wide).methods.size(), 2);
-
-        const QString bad = temp(QStringLiteral("eval_bad.csv"));
-        writeText(bad, "task,method,accuracy\nA,Dense,high\n");
-        try {
-            EvaluationResults::load(bad);
-            QFAIL("a non-numeric accuracy must be refused");
-        } catch (const once::OnceError& e) {
-            QVERIFY(QString::fromUtf8(e.what()).contains(QLatin1String("line 2")));
-        }
-
+        const once::TaskAccuracy r = once::TaskAccuracy::load(longCsv.toStdString());
         TaskRadarChart chart;
         chart.setResults(r);
         checkExports(chart, QStringLiteral("radar"), 6);
@@ -163,7 +140,7 @@ class TestCharts : public QObject {
         QVERIFY(TaskRadarChart::seriesColor(0) != TaskRadarChart::seriesColor(1));
         const QImage image(temp(QStringLiteral("radar.png")));
         const QByteArray svg = readAll(temp(QStringLiteral("radar.svg"))).toLower();
-        for (int m = 0; m < r.methods.size(); ++m) {
+        for (int m = 0; m < int(r.methods.size()); ++m) {
             const QColor c = TaskRadarChart::seriesColor(m);
             QVERIFY(c.lightness() > 40);  // not black
             int matching = 0;
@@ -176,72 +153,11 @@ class TestCharts : public QObject {
                 }
             }
             QVERIFY2(matching > 100, qPrintable(QStringLiteral("%1: %2 pixels of %3")
-                                                    .arg(r.methods[m])
+                                                    .arg(QString::fromStdString(r.methods[std::size_t(m)]))
                                                     .arg(matching)
                                                     .arg(c.name())));
             QVERIFY2(svg.contains(c.name().toLatin1()), qPrintable(c.name()));
         }
-    }
-
-    void harnessAccuracyCsvLoads() {
-        // What `once eval report --csv PREFIX` writes (once::accuracyCsv), a quoted method label
-        // with a comma included: per-task rows become the radar's axes, "method B=budget" its
-        // series, the dense row keeps its name.
-        once::EvalSummary s;
-        s.benchmarks = {"mvbench"};
-        auto cell = [&](const std::string& method, std::int64_t budget, const std::string& task,
-                        double pct) {
-            once::AccuracyCell c;
-            c.benchmark = "mvbench";
-            c.method = method;
-            c.budget = budget;
-            c.task = task;
-            c.questions = 10;
-            c.correct = static_cast<std::int64_t>(pct / 10);
-            c.accuracyPct = {pct, pct - 5, pct + 5};
-            s.accuracy.push_back(c);
-        };
-        cell("dense", 0, "", 50);
-        cell("once", 64, "", 45);
-        cell("tome{r=2,x=1}", 64, "", 40);
-        cell("dense", 0, "Action Count", 60);
-        cell("dense", 0, "State Change", 40);
-        cell("once", 64, "Action Count", 50);
-        cell("once", 64, "State Change", 40);
-        cell("tome{r=2,x=1}", 64, "Action Count", 30);
-        cell("tome{r=2,x=1}", 64, "State Change", 50);
-        const QString path = temp(QStringLiteral("run_accuracy.csv"));
-        writeText(path, QByteArray::fromStdString(once::accuracyCsv(s)));
-        const EvaluationResults r = EvaluationResults::load(path);
-        QCOMPARE(r.tasks,
-                 (QStringList{QStringLiteral("Action Count"), QStringLiteral("State Change")}));
-        QCOMPARE(r.methods, (QStringList{QStringLiteral("dense"), QStringLiteral("once B=64"),
-                                         QStringLiteral("tome{r=2,x=1} B=64")}));
-        QCOMPARE(r.accuracy[0][0], 60.0);
-        QCOMPARE(r.accuracy[2][1], 50.0);
-
-        // Overall rows only (two benchmarks): the benchmarks are the axes.
-        once::EvalSummary o;
-        o.benchmarks = {"mvbench", "egoschema"};
-        for (const char* bench : {"mvbench", "egoschema"}) {
-            for (const auto& [method, budget] :
-                 std::vector<std::pair<std::string, std::int64_t>>{{"dense", 0}, {"once", 256}}) {
-                once::AccuracyCell c;
-                c.benchmark = bench;
-                c.method = method;
-                c.budget = budget;
-                c.questions = 4;
-                c.correct = budget == 0 ? 3 : 2;
-                c.accuracyPct = {budget == 0 ? 75.0 : 50.0, 0, 100};
-                o.accuracy.push_back(c);
-            }
-        }
-        const QString overall = temp(QStringLiteral("overall_accuracy.csv"));
-        writeText(overall, QByteArray::fromStdString(once::accuracyCsv(o)));
-        const EvaluationResults b = EvaluationResults::load(overall);
-        QCOMPARE(b.tasks, (QStringList{QStringLiteral("mvbench"), QStringLiteral("egoschema")}));
-        QCOMPARE(b.methods, (QStringList{QStringLiteral("dense"), QStringLiteral("once B=256")}));
-        QCOMPARE(b.accuracy[1][1], 50.0);
     }
 
     void unsupportedFormatsAreRefused() {

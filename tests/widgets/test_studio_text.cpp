@@ -28,6 +28,7 @@
 #include "session/pipeline_settings.h"
 #include "session/studio_session.h"
 #include "support/test_support.h"
+#include "util/csv.h"
 #include "util/dtype_choice.h"
 
 using namespace once::studio;
@@ -225,7 +226,7 @@ class TestStudioText : public QObject {
         const QStringList lines =
             QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), table->rowCount() + 1);
-        QCOMPARE(csvCells(lines.first()).size(), 3);
+        QCOMPARE(once::csvCells(lines.first().toStdString()).size(), std::size_t{3});
         QVERIFY(panel.saveAnswers(dir + QStringLiteral("/answers.txt"), &error));
         QFile text(dir + QStringLiteral("/answers.txt"));
         QVERIFY(text.open(QIODevice::ReadOnly));

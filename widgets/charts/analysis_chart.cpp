@@ -82,8 +82,9 @@ void AnalysisChart::replot() {
         return;
     }
     const bool categorical = !r.categories.isEmpty();
-    useLogScale(plot_->xAxis, r.logX && !categorical);
-    useLogScale(plot_->yAxis, r.logY);
+    const bool logX = r.data.logX && !categorical, logY = r.data.logY;
+    useLogScale(plot_->xAxis, logX);
+    useLogScale(plot_->yAxis, logY);
     if (categorical) {
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
         for (int i = 0; i < r.categories.size(); ++i) {
@@ -96,18 +97,18 @@ void AnalysisChart::replot() {
 
     double x0 = qInf(), x1 = -qInf(), y0 = qInf(), y1 = -qInf();
     auto extend = [&](double x, double y) {
-        if (!r.logX || x > 0 || categorical) {
+        if (!logX || x > 0) {
             x0 = std::min(x0, x), x1 = std::max(x1, x);
         }
-        if (!r.logY || y > 0) {
+        if (!logY || y > 0) {
             y0 = std::min(y0, y), y1 = std::max(y1, y);
         }
     };
     int colour = 0;
-    for (const AnalysisSeries& s : r.series) {
+    for (std::size_t i = 0; i < r.data.series.size(); ++i) {
         QVector<double> x, y, minus, plus;
         bool intervals = false;
-        for (const AnalysisPoint& p : s.points) {
+        for (const once::AnalysisPoint& p : r.data.series[i].points) {
             x << p.x;
             y << p.y;
             extend(p.x, p.y);
@@ -124,7 +125,7 @@ void AnalysisChart::replot() {
         }
         const QColor c = colourOf(colour++);
         auto* g = new QCPGraph(plot_->xAxis, plot_->yAxis);
-        g->setName(s.name);
+        g->setName(r.seriesNames.value(int(i)));
         g->setData(x, y, true);
         g->setPen(QPen(c, 2));
         g->setLineStyle(categorical ? QCPGraph::lsNone : QCPGraph::lsLine);
@@ -141,16 +142,17 @@ void AnalysisChart::replot() {
         x0 = 1, x1 = 2;
     }
     const QCPRange xr = categorical ? QCPRange(0.5, r.categories.size() + 0.5)
-                                    : padded(x0, x1, r.logX && !categorical);
-    for (const AnalysisLevel& level : r.levels) {
+                                    : padded(x0, x1, logX);
+    for (std::size_t i = 0; i < r.data.levels.size(); ++i) {
+        const once::AnalysisLevel& level = r.data.levels[i];
         auto* g = new QCPGraph(plot_->xAxis, plot_->yAxis);
-        g->setName(level.name);
+        g->setName(r.levelNames.value(int(i)));
         g->setData(QVector<double>{xr.lower, xr.upper}, QVector<double>{level.y, level.y});
         g->setPen(QPen(level.y == 0 ? QColor(90, 90, 90) : colourOf(colour++), 1.5, Qt::DashLine));
         extend(x0, level.y);
     }
     plot_->xAxis->setRange(xr);
-    plot_->yAxis->setRange(std::isfinite(y0) ? padded(y0, y1, r.logY) : QCPRange(0, 1));
+    plot_->yAxis->setRange(std::isfinite(y0) ? padded(y0, y1, logY) : QCPRange(0, 1));
     updateLegendVisibility(plot_);
     plot_->replot();
     const QString heading = r.title + QStringLiteral(" — ") + QFileInfo(r.source).fileName();

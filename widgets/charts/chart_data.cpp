@@ -7,7 +7,6 @@
 #include <numeric>
 #include <string>
 
-#include "util/error.h"
 
 namespace once::studio {
 
@@ -63,41 +62,6 @@ Histogram histogram(const std::vector<float>& values, int bins, double lo, doubl
         d *= scale;
     }
     return h;
-}
-
-QStringList csvCells(const QString& line) {
-    QStringList cells{QString()};
-    bool quoted = false;
-    for (int i = 0; i < line.size(); ++i) {
-        const QChar ch = line[i];
-        if (quoted) {
-            if (ch == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
-                cells.back() += ch;
-                ++i;
-            } else if (ch == QLatin1Char('"')) {
-                quoted = false;
-            } else {
-                cells.back() += ch;
-            }
-        } else if (ch == QLatin1Char('"')) {
-            quoted = true;
-        } else if (ch == QLatin1Char(',')) {
-            cells << QString();
-        } else {
-            cells.back() += ch;
-        }
-    }
-    return cells;
-}
-
-QStringList csvRow(const QStringList& lines, int index, int width, const QString& path) {
-    QStringList cells = csvCells(lines[index]);
-    if (cells.size() != width) {
-        once::fail("wrong number of columns", path.toStdString(),
-                   QStringLiteral("line %1").arg(index + 1).toStdString(), std::to_string(width),
-                   std::to_string(cells.size()));
-    }
-    return cells;
 }
 
 QString CsvTable::toCsv() const {

@@ -26,19 +26,13 @@ struct Histogram {
 /// Histogram of `values` over [lo, hi] (values outside are clamped into the end bins).
 Histogram histogram(const std::vector<float>& values, int bins, double lo, double hi);
 
-/// A table for "Export data…": a header and rows of already formatted cells.
+/// A table for "Export data…": a header and rows of already formatted cells (read back by
+/// core's util/csv.h).
 struct CsvTable {
     QStringList header;
     QList<QStringList> rows;
     /// RFC 4180 text: cells with commas, quotes or line breaks are quoted.
     QString toCsv() const;
 };
-
-/// One CSV line split into cells, RFC 4180 quoting ("a,b" and "" inside quotes) undone.
-QStringList csvCells(const QString& line);
-
-/// Line `index` of a CSV file's `lines` (0 is the header) split into cells; throws
-/// once::OnceError naming `path` and the line when it does not hold `width` cells.
-QStringList csvRow(const QStringList& lines, int index, int width, const QString& path);
 
 }  // namespace once::studio

@@ -39,7 +39,7 @@ QColor TaskRadarChart::seriesColor(int index) {
     return kColors[((index % n) + n) % n];
 }
 
-void TaskRadarChart::setResults(const EvaluationResults& results) {
+void TaskRadarChart::setResults(const once::TaskAccuracy& results) {
     results_ = results;
     rebuild();
 }
@@ -53,7 +53,7 @@ void TaskRadarChart::rebuild() {
     angular->setRange(0, std::max(1, n));
     angular->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     for (int i = 0; i < n; ++i) {
-        angular->append(results_.tasks[i], i);
+        angular->append(QString::fromStdString(results_.tasks[std::size_t(i)]), i);
     }
     auto* radial = new QValueAxis;
     double top = 0;
@@ -69,11 +69,11 @@ void TaskRadarChart::rebuild() {
     radial->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(angular, QPolarChart::PolarOrientationAngular);
     chart->addAxis(radial, QPolarChart::PolarOrientationRadial);
-    for (int m = 0; m < results_.methods.size(); ++m) {
+    for (int m = 0; m < int(results_.methods.size()); ++m) {
         auto* series = new QLineSeries;
-        series->setName(results_.methods[m]);
+        series->setName(QString::fromStdString(results_.methods[std::size_t(m)]));
         for (int i = 0; i <= n; ++i) {
-            const double v = results_.accuracy[m][i % n];  // back to the first spoke: closed
+            const double v = results_.accuracy[std::size_t(m)][std::size_t(i % n)];  // back to the first spoke: closed
             series->append(i, std::isfinite(v) ? v : 0.0);
         }
         // A pen taken from a series not yet in a chart is the default black one, and setting it
@@ -88,13 +88,13 @@ void TaskRadarChart::rebuild() {
     QChart* old = view_->chart();
     view_->setChart(chart);
     delete old;
-    setNote(results_.isEmpty()
+    setNote(results_.empty()
                 ? tr("No evaluation results loaded. Open a CSV (task,method,accuracy) or the "
                      "evaluation harness's JSON to compare methods task by task.")
                 : tr("%1 tasks, %2 methods, from %3.")
                       .arg(n)
                       .arg(results_.methods.size())
-                      .arg(results_.source));
+                      .arg(QString::fromStdString(results_.source)));
 }
 
 bool TaskRadarChart::exportImage(const QString& path, QString* error) {
@@ -104,10 +104,11 @@ bool TaskRadarChart::exportImage(const QString& path, QString* error) {
 CsvTable TaskRadarChart::table() const {
     CsvTable t;
     t.header = {QStringLiteral("task"), QStringLiteral("method"), QStringLiteral("accuracy")};
-    for (int m = 0; m < results_.methods.size(); ++m) {
-        for (int i = 0; i < results_.tasks.size(); ++i) {
+    for (std::size_t m = 0; m < results_.methods.size(); ++m) {
+        for (std::size_t i = 0; i < results_.tasks.size(); ++i) {
             const double v = results_.accuracy[m][i];
-            t.rows << QStringList{results_.tasks[i], results_.methods[m],
+            t.rows << QStringList{QString::fromStdString(results_.tasks[i]),
+                                  QString::fromStdString(results_.methods[m]),
                                   std::isfinite(v) ? QString::number(v, 'g', 8) : QString()};
         }
     }

@@ -5,7 +5,7 @@
 #include <QColor>
 
 #include "charts/chart_widget.h"
-#include "charts/evaluation_results.h"
+#include "eval/task_accuracy.h"
 
 class QChartView;
 class QPushButton;
@@ -17,8 +17,8 @@ class TaskRadarChart : public ChartWidget {
   public:
     explicit TaskRadarChart(QWidget* parent = nullptr);
 
-    void setResults(const EvaluationResults& results);
-    const EvaluationResults& results() const { return results_; }
+    void setResults(const once::TaskAccuracy& results);
+    const once::TaskAccuracy& results() const { return results_; }
 
     bool exportImage(const QString& path, QString* error = nullptr) override;
     CsvTable table() const override;
@@ -35,7 +35,7 @@ class TaskRadarChart : public ChartWidget {
 
     QChartView* view_;
     QPushButton* open_;
-    EvaluationResults results_;
+    once::TaskAccuracy results_;
 };
 
 }  // namespace once::studio

@@ -23,8 +23,8 @@
 #include "tasks/background_task.h"
 #include "tasks/task_status.h"
 #include "trainer/trainer_options_form.h"
-#include "trainer/training_history.h"
 #include "trainer/training_job.h"
+#include "train/training_history.h"
 
 namespace once::studio {
 namespace {
@@ -221,10 +221,10 @@ void TrainerPanel::markStopped(const QString& why) {
 
 bool TrainerPanel::showCodebookHistory(const std::map<std::string, std::string>& metadata,
                                        const QString& source) {
-    return showHistory(TrainingHistory::fromMetadata(metadata), source);
+    return showHistory(once::TrainingHistory::fromMetadata(metadata), source);
 }
 
-bool TrainerPanel::showHistory(const TrainingHistory& history, const QString& source) {
+bool TrainerPanel::showHistory(const once::TrainingHistory& history, const QString& source) {
     if (history.empty() || task_->isRunning()) {
         return false;
     }
@@ -236,7 +236,7 @@ bool TrainerPanel::showHistory(const TrainingHistory& history, const QString& so
                      QCPScatterStyle::ssDisc, 6},
                     {tr("Selection criterion (weighted cosine error)"),
                      QPen(QColor(200, 80, 40), 1.5, Qt::DashLine), QCPScatterStyle::ssSquare, 6});
-    for (const TrainingHistory::Epoch& e : history.epochs) {
+    for (const once::TrainingHistory::Epoch& e : history.epochs) {
         if (e.meanLoss >= 0) {
             loss->addData(e.epoch, e.meanLoss);
         }
@@ -409,7 +409,7 @@ void TrainerPanel::start() {
                 etaA_->clear();
                 etaB_->clear();
                 // The history the file records (the task no longer counts as running here).
-                showHistory(TrainingHistory::fromJson(out.historyJson, out.selectedEpoch),
+                showHistory(once::TrainingHistory::fromJson(out.historyJson, out.selectedEpoch),
                             QFileInfo(out.codebook).fileName());
                 status_->setText(tr("Finished: %1 (%2 codewords × %3, epoch %4 selected; %5 of %6 "
                                     "videos sketched, %7 failed).")

@@ -18,11 +18,14 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 
+namespace once {
+struct TrainingHistory;
+}
+
 namespace once::studio {
 
 class BackgroundTask;
 class TrainerOptionsForm;
-struct TrainingHistory;
 struct TrainingRequest;
 
 class TrainerPanel : public QWidget {
@@ -59,7 +62,7 @@ class TrainerPanel : public QWidget {
     /// Draws a finished fit's per-epoch history (mean loss and selection criterion) from a
     /// codebook's metadata; false (chart unchanged) when the metadata records none. Used when a
     /// run finishes and when a codebook is opened while no training runs.
-    bool showHistory(const TrainingHistory& history, const QString& source);
+    bool showHistory(const once::TrainingHistory& history, const QString& source);
     bool showCodebookHistory(const std::map<std::string, std::string>& metadata,
                              const QString& source);
 
