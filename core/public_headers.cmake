@@ -10,6 +10,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     analysis/break_even.h
     analysis/budget_sweep.h
     analysis/diagnostics.h
+    analysis/model_latency.h
     analysis/stress_diagnostic.h
     analysis/support_origin.h
     cluster/shard.h
@@ -50,7 +51,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     models/qwen2_model.h
     models/visual_encoder.h
     pipeline/chat_prompt.h
-    pipeline/session.h
+    pipeline/answer_session.h
     session/session_file.h
     tokenizer/bpe_tokenizer.h
     tokenizer/gguf_chat.h

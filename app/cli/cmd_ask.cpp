@@ -11,7 +11,7 @@
 #include "cli/dtype_option.h"
 #include "cli/video_options.h"
 #include "compress/token_compressor.h"
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 #include "util/error.h"
 
 namespace once::cli {
@@ -56,7 +56,7 @@ int run(const ArgParser& a) {
     if (a.has("budget") && compressorInfo(a.get("method")).needsCodebook && !a.has("codebook")) {
         throw UsageError("--budget with --method " + a.get("method") + " needs --codebook");
     }
-    SessionOptions so;
+    AnswerSessionOptions so;
     so.modelDir = a.get("model");
     so.backbone = backboneFrom(a, false);
     so.device = a.get("device");
@@ -79,7 +79,7 @@ int run(const ArgParser& a) {
     Progress progress = terminalProgress(json);
 
     so.promptFormat = a.get("prompt-format");
-    Session session(so);
+    AnswerSession session(so);
     if (haveVideo) {
         session.loadVideo(a.get("VIDEO"), &progress);
     } else {

@@ -89,18 +89,20 @@ void collectSeries(const Rows& r, AnalysisTable& out, PointOf pointOf) {
 
 void readAccuracy(const Rows& r, AnalysisTable& out) {
     out.kind = Kind::Accuracy;
-    collectSeries(r, out, [&](std::size_t i, const std::string& name) -> std::optional<AnalysisPoint> {
-        if (r.text(i, "task") != "overall") {
-            ++out.rowsLeftOut;  // per task: the radar's
-            return std::nullopt;
-        }
-        const double acc = r.number(i, "accuracy_pct");
-        if (r.text(i, "budget") == "dense") {
-            out.levels.push_back({name, acc});
-            return std::nullopt;
-        }
-        return AnalysisPoint{r.number(i, "budget"), acc, r.number(i, "ci_lo"), r.number(i, "ci_hi")};
-    });
+    collectSeries(r, out,
+                  [&](std::size_t i, const std::string& name) -> std::optional<AnalysisPoint> {
+                      if (r.text(i, "task") != "overall") {
+                          ++out.rowsLeftOut;  // per task: the radar's
+                          return std::nullopt;
+                      }
+                      const double acc = r.number(i, "accuracy_pct");
+                      if (r.text(i, "budget") == "dense") {
+                          out.levels.push_back({name, acc});
+                          return std::nullopt;
+                      }
+                      return AnalysisPoint{r.number(i, "budget"), acc, r.number(i, "ci_lo"),
+                                           r.number(i, "ci_hi")};
+                  });
 }
 
 void readEfficiency(const Rows& r, AnalysisTable& out) {
@@ -142,8 +144,8 @@ void readDifferences(const Rows& r, AnalysisTable& out, bool stress) {
     AnalysisSeries s{stress ? "random − learned" : "other − reference", {}};
     for (std::size_t i = 0; i < r.size(); ++i) {
         out.categories.push_back(r.text(i, "metric"));
-        s.points.push_back({double(i + 1), r.number(i, "difference"), r.number(i, "ci_lo"),
-                            r.number(i, "ci_hi")});
+        s.points.push_back(
+            {double(i + 1), r.number(i, "difference"), r.number(i, "ci_lo"), r.number(i, "ci_hi")});
     }
     out.series.push_back(s);
     out.levels.push_back({"no difference", 0.0});
@@ -157,7 +159,8 @@ AnalysisTable AnalysisTable::parse(const std::string& text, const std::string& s
     out.table = parseCsv(text, source);
     const CsvText& t = out.table;
     const Rows rows{t, source};
-    if (hasColumns(t, {"benchmark", "method", "budget", "task", "accuracy_pct", "ci_lo", "ci_hi"})) {
+    if (hasColumns(t,
+                   {"benchmark", "method", "budget", "task", "accuracy_pct", "ci_lo", "ci_hi"})) {
         readAccuracy(rows, out);
     } else if (hasColumns(t, {"benchmark", "method", "budget", "visual_tokens", "e2e_seconds"})) {
         readEfficiency(rows, out);

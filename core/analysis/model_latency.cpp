@@ -1,34 +1,27 @@
-#include "session/model_latency.h"
+#include "analysis/model_latency.h"
 
 #include <optional>
 
-#include "compress/token_compressor.h"
-#include "pipeline/session.h"
-#include "session/answer_pipeline.h"
+#include "pipeline/answer_session.h"
 
-namespace once::studio {
+namespace once {
 
-void measureModelLatency(once::BudgetSweep& sweep, AnswerPipeline& pipeline, const PipelineKey& key,
-                         const PipelineInputs& inputs, const std::string& method,
-                         const std::map<std::string, std::string>& params,
-                         once::Progress* progress) {
-    auto lease = pipeline.acquire(key, inputs, progress);
-    // A method that needs a codebook has budgets only when the key has one.
-    const bool compressed =
-        !once::compressorInfo(method).needsCodebook || inputs.codebook != nullptr;
+void measureModelLatency(BudgetSweep& sweep, AnswerSession& session, const std::string& method,
+                         const std::map<std::string, std::string>& params, bool compressed,
+                         Progress* progress) {
     if (progress) {
         progress->begin("prefill sweep",
                         1.0 + (compressed ? static_cast<double>(sweep.points.size()) : 0.0));
     }
     auto timeAnswer = [&](std::optional<std::int64_t> budget, double& prefillMs, double& e2eMs) {
-        once::AskOptions o;
+        AskOptions o;
         o.budget = budget;
         o.maxNewTokens = 8;
         if (budget) {
             o.method = method;
             o.params = params;
         }
-        const once::AskReport r = lease.session().ask("Describe the video briefly.", o, progress);
+        const AskReport r = session.ask("Describe the video briefly.", o, progress);
         prefillMs = 0;
         e2eMs = 0;
         for (const auto& s : r.stages) {
@@ -48,7 +41,7 @@ void measureModelLatency(once::BudgetSweep& sweep, AnswerPipeline& pipeline, con
         return;
     }
     for (std::size_t i = 0; i < sweep.points.size(); ++i) {
-        once::SweepPoint& p = sweep.points[i];
+        SweepPoint& p = sweep.points[i];
         timeAnswer(p.budget, p.prefillMs, p.endToEndMs);
         if (progress) {
             progress->update(static_cast<double>(i + 2));
@@ -56,4 +49,4 @@ void measureModelLatency(once::BudgetSweep& sweep, AnswerPipeline& pipeline, con
     }
 }
 
-}  // namespace once::studio
+}  // namespace once

@@ -26,7 +26,7 @@ EvalRecord skeleton(const Benchmark& b, const EvalQuestion& q, const Job& j, std
 
 }  // namespace
 
-std::string evalConfig(const SessionOptions& s) {
+std::string evalConfig(const AnswerSessionOptions& s) {
     std::string c = "model=" + s.modelDir + ";sampling=" + s.sampling +
                     ";pool_stride=" + std::to_string(s.poolStride) + ";dtype=" + s.dtype +
                     ";device=" + s.device;
@@ -45,7 +45,7 @@ EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& given, Progr
     EvalOptions o = given;
     if (o.session.sampling.empty()) {
         // The backbone's sampling is part of the configuration every record names.
-        o.session = resolveSessionOptions(o.session);
+        o.session = resolveAnswerSessionOptions(o.session);
     }
     if (o.output.empty()) {
         fail("no results file given", {}, "output", "-o RESULTS.jsonl", "none");
@@ -136,7 +136,7 @@ EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& given, Progr
         total += std::int64_t(list.size());
     }
     ResultsWriter writer(o.output, o.overwrite);  // opens nothing before the first record
-    Session session(o.session);
+    AnswerSession session(o.session);
     if (progress) {
         progress->begin("evaluating " + b.name, double(total));
     }

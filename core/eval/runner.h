@@ -12,7 +12,7 @@
 
 #include "eval/benchmark.h"
 #include "eval/eval_record.h"
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 #include "util/progress.h"
 
 namespace once {
@@ -25,7 +25,7 @@ struct EvalMethod {
 struct EvalOptions {
     /// Model folder and backbone, device, dtype, codebook, sampling (empty: the backbone's),
     /// pool stride, prompt format, positions of pooled tokens.
-    SessionOptions session;
+    AnswerSessionOptions session;
     std::vector<EvalMethod> methods;
     std::vector<std::int64_t> budgets;
     bool dense = true;        ///< also answer with all tokens (the reference row)
@@ -41,7 +41,7 @@ struct EvalOptions {
 
 /// "model=…;sampling=…;pool_stride=…;dtype=…;device=…" (then ";positions=…" and
 /// ";prompt_format=…" when not the defaults), stored in every record.
-std::string evalConfig(const SessionOptions& session);
+std::string evalConfig(const AnswerSessionOptions& session);
 
 struct EvalRunSummary {
     std::int64_t questions = 0;  ///< after --limit

@@ -64,8 +64,8 @@ double number(const std::string& text, const std::string& source, std::size_t li
     double v = kMissing;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) {
-        fail("not a number", source, "line " + std::to_string(line) + ", " + column,
-             "an accuracy", text);
+        fail("not a number", source, "line " + std::to_string(line) + ", " + column, "an accuracy",
+             text);
     }
     return v;
 }
@@ -163,8 +163,8 @@ TaskAccuracy TaskAccuracy::parseJson(const std::string& text, const std::string&
         for (const nlohmann::json& o : *results) {
             const auto acc = o.is_object() ? o.find("accuracy") : o.end();
             if (!o.is_object() || acc == o.end() || !acc->is_number()) {
-                fail("a result has no numeric accuracy", source, "results",
-                     "\"accuracy\": number", "missing");
+                fail("a result has no numeric accuracy", source, "results", "\"accuracy\": number",
+                     "missing");
             }
             const double v = acc->get<double>();
             if (!std::isfinite(v)) {

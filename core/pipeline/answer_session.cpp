@@ -1,4 +1,4 @@
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
@@ -70,8 +70,8 @@ std::size_t completeUtf8Prefix(const std::string& bytes) {
 
 }  // namespace
 
-struct Session::State {
-    SessionOptions options;
+struct AnswerSession::State {
+    AnswerSessionOptions options;
     std::unique_ptr<LanguageBackbone> backbone;
     std::shared_ptr<const Codebook> codebook;
     /// Built by the first loadVideo and kept, like the model.
@@ -95,7 +95,7 @@ struct Session::State {
                           const std::map<std::string, std::string>& params, std::uint64_t seed);
 };
 
-SessionOptions resolveSessionOptions(SessionOptions o) {
+AnswerSessionOptions resolveAnswerSessionOptions(AnswerSessionOptions o) {
     o.backbone = resolveBackbone(o.backbone, o.modelDir);
     if (o.sampling.empty()) {
         o.sampling = defaultSampling(o.backbone);
@@ -103,10 +103,10 @@ SessionOptions resolveSessionOptions(SessionOptions o) {
     return o;
 }
 
-Session::Session(SessionOptions options) {
+AnswerSession::AnswerSession(AnswerSessionOptions options) {
     s_ = std::make_unique<State>();
-    s_->options = resolveSessionOptions(std::move(options));
-    const SessionOptions& o = s_->options;
+    s_->options = resolveAnswerSessionOptions(std::move(options));
+    const AnswerSessionOptions& o = s_->options;
     BackboneOptions bo;
     bo.modelDir = o.modelDir;
     bo.device = o.device;
@@ -122,26 +122,26 @@ Session::Session(SessionOptions options) {
     }
 }
 
-const std::vector<std::string>& Session::notices() const {
+const std::vector<std::string>& AnswerSession::notices() const {
     return s_->notices;
 }
 
-std::string Session::promptSource() const {
+std::string AnswerSession::promptSource() const {
     return s_->backbone->promptSource();
 }
 
-const SessionOptions& Session::options() const {
+const AnswerSessionOptions& AnswerSession::options() const {
     return s_->options;
 }
 
-Session::~Session() = default;
-Session::Session(Session&&) noexcept = default;
+AnswerSession::~AnswerSession() = default;
+AnswerSession::AnswerSession(AnswerSession&&) noexcept = default;
 
-std::string Session::encoderBackbone() const {
+std::string AnswerSession::encoderBackbone() const {
     return s_->backbone->name();
 }
 
-void Session::loadVideo(const std::string& path, Progress* progress) {
+void AnswerSession::loadVideo(const std::string& path, Progress* progress) {
     const at::Device device = s_->backbone->device();
     if (!s_->encoder) {
         EncoderOptions eo;
@@ -172,13 +172,14 @@ void Session::loadVideo(const std::string& path, Progress* progress) {
     setVideo(std::move(d.video), path, std::move(stages));
 }
 
-void Session::loadFeatures(const std::string& path) {
+void AnswerSession::loadFeatures(const std::string& path) {
     EncodedVideo v;
     auto st = timed("load features", at::Device(at::kCPU), [&] { v = loadFeatureFile(path); });
     setVideo(std::move(v), path, {st});
 }
 
-void Session::setVideo(EncodedVideo v, const std::string& origin, std::vector<StageReport> stages) {
+void AnswerSession::setVideo(EncodedVideo v, const std::string& origin,
+                             std::vector<StageReport> stages) {
     if (v.empty() || v.features.dim() != 3) {
         fail("the video has no features [T, P, D]", origin, "features", "[T, P, D]",
              v.empty() ? "none" : std::to_string(v.features.dim()) + "-D");
@@ -193,16 +194,16 @@ void Session::setVideo(EncodedVideo v, const std::string& origin, std::vector<St
     s_->loadStages = std::move(stages);
 }
 
-const EncodedVideo& Session::video() const {
+const EncodedVideo& AnswerSession::video() const {
     return s_->video;
 }
 
-void Session::setCodebook(std::shared_ptr<const Codebook> codebook) {
+void AnswerSession::setCodebook(std::shared_ptr<const Codebook> codebook) {
     s_->codebook = std::move(codebook);
     s_->prepared.forgetCodebook();
 }
 
-bool Session::adoptPrepared(std::shared_ptr<PreparedCompressor> compressor) {
+bool AnswerSession::adoptPrepared(std::shared_ptr<PreparedCompressor> compressor) {
     // Only what was prepared from this very video (the same feature tensor, not a re-encoding)
     // and with this very codebook answers for it.
     const bool sameVideo = !s_->video.empty() && compressor->video().features.defined() &&
@@ -214,13 +215,14 @@ bool Session::adoptPrepared(std::shared_ptr<PreparedCompressor> compressor) {
     return true;
 }
 
-const std::vector<StageReport>& Session::loadStages() const {
+const std::vector<StageReport>& AnswerSession::loadStages() const {
     return s_->loadStages;
 }
 
-VisualContent Session::State::content(std::optional<std::int64_t> budget, const std::string& method,
-                                      const std::map<std::string, std::string>& params,
-                                      std::uint64_t seed) {
+VisualContent AnswerSession::State::content(std::optional<std::int64_t> budget,
+                                            const std::string& method,
+                                            const std::map<std::string, std::string>& params,
+                                            std::uint64_t seed) {
     if (video.empty()) {
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
@@ -252,14 +254,15 @@ VisualContent Session::State::content(std::optional<std::int64_t> budget, const 
     return c;
 }
 
-at::Tensor Session::visualTokens(std::optional<std::int64_t> budget, const std::string& method,
-                                 const std::map<std::string, std::string>& params,
-                                 std::uint64_t seed) {
+at::Tensor AnswerSession::visualTokens(std::optional<std::int64_t> budget,
+                                       const std::string& method,
+                                       const std::map<std::string, std::string>& params,
+                                       std::uint64_t seed) {
     VisualContent c = s_->content(budget, method, params, seed);
     return s_->backbone->visualRows(s_->video, c);
 }
 
-AskReport Session::ask(const std::string& question, const AskOptions& o, Progress* progress) {
+AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, Progress* progress) {
     // An empty question fails before any work, whatever the backbone's prompt.
     if (std::all_of(question.begin(), question.end(),
                     [](unsigned char c) { return std::isspace(c) != 0; })) {

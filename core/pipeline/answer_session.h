@@ -1,11 +1,13 @@
 #pragma once
-// One question-answering session (DESIGN §1 data flow): decode → encode → compress → prefill →
-// generate, with wall time, visual token counts, prefill FLOPs and peak memory per stage. The
-// session keeps its model parts (language model, tokenizer, and the vision encoder once a video
+// One question-answering session, AnswerSession (DESIGN §1 data flow): decode → encode →
+// compress → prefill → generate, with wall time, visual token counts, prefill FLOPs and peak
+// memory per stage. The session keeps its model parts (language model, tokenizer, and the vision encoder once a video
 // was encoded) and the encoded video, so a new budget or a new question does not decode or
 // encode again; the compressor of each method is prepared once per video, so a budget sweep over
 // several methods encodes each video once. A caller that already holds the encoded video (the
-// studio) or a codebook in memory hands them over instead (setVideo, setCodebook).
+// studio) or a codebook in memory hands them over instead (setVideo, setCodebook), and the
+// compressors it prepared (adoptPrepared). Not the studio's document (StudioSession) nor its
+// saved form (session/session_file.h).
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
@@ -25,7 +27,7 @@ namespace once {
 class Codebook;
 class PreparedCompressor;
 
-struct SessionOptions {
+struct AnswerSessionOptions {
     /// Hugging Face folder of a registered backbone (models/backbone.h): LLaVA-OneVision (or a
     /// plain Qwen2 with --features), Qwen3.5.
     std::string modelDir;
@@ -53,7 +55,7 @@ struct SessionOptions {
 
 /// `options` with the backbone detected from the model folder (or checked against it) and an
 /// empty sampling replaced by the backbone's default. Throws OnceError naming config.json.
-SessionOptions resolveSessionOptions(SessionOptions options);
+AnswerSessionOptions resolveAnswerSessionOptions(AnswerSessionOptions options);
 
 struct StageReport {
     std::string name;  ///< decode, encode, compress, prefill, generate
@@ -66,7 +68,7 @@ struct StageReport {
 
 struct AskOptions {
     std::optional<std::int64_t> budget;  ///< nullopt: dense (all tokens, the reference)
-    /// Compressor for this question; empty: SessionOptions::method with its params.
+    /// Compressor for this question; empty: AnswerSessionOptions::method with its params.
     std::string method;
     std::map<std::string, std::string> params;
     std::uint64_t seed = 42;  ///< compressor seed (the paper's runs use 42)
@@ -99,12 +101,12 @@ struct AskReport {
     std::string method;  ///< compressor used ("" when dense)
 };
 
-class Session {
+class AnswerSession {
   public:
     /// Loads the language model and tokenizer (and the codebook when given).
-    explicit Session(SessionOptions options);
-    ~Session();
-    Session(Session&&) noexcept;
+    explicit AnswerSession(AnswerSessionOptions options);
+    ~AnswerSession();
+    AnswerSession(AnswerSession&&) noexcept;
 
     /// Decodes and encodes a video with the model folder's vision encoder (encoderBackbone()),
     /// built on the first call and kept for the next videos.
@@ -124,8 +126,8 @@ class Session {
     /// name, models/backbone.h).
     std::string encoderBackbone() const;
     /// The options in use, with the backbone and sampling resolved.
-    const SessionOptions& options() const;
-    /// Replaces the codebook (SessionOptions::codebook) by one in memory; null: none.
+    const AnswerSessionOptions& options() const;
+    /// Replaces the codebook (AnswerSessionOptions::codebook) by one in memory; null: none.
     void setCodebook(std::shared_ptr<const Codebook> codebook);
     /// Uses a compressor prepared elsewhere (the studio's, on screen) for its method and
     /// parameters, so a question at any budget prepares nothing again. Taken only when it was

@@ -71,8 +71,7 @@ class TestAnalysisTable : public QObject {
     Q_OBJECT
   private slots:
     void accuracyIsPlottedAgainstTheBudget() {
-        const AnalysisTable r =
-            loadWritten(("run_accuracy.csv"), once::accuracyCsv(evalSummary()));
+        const AnalysisTable r = loadWritten(("run_accuracy.csv"), once::accuracyCsv(evalSummary()));
         QCOMPARE(r.kind, AnalysisTable::Kind::Accuracy);
         QVERIFY(r.logX);
         // One line per method and benchmark (two benchmarks), Dense as a level per benchmark.
@@ -120,8 +119,7 @@ class TestAnalysisTable : public QObject {
         }
         rows[2].methodSeconds = 2.5;  // slower than dense: never repaid
         rows[2].nStar = std::numeric_limits<double>::infinity();
-        const AnalysisTable r =
-            loadWritten(("break_even.csv"), once::breakEvenCsv(rows));
+        const AnalysisTable r = loadWritten(("break_even.csv"), once::breakEvenCsv(rows));
         QCOMPARE(r.kind, AnalysisTable::Kind::BreakEven);
         QVERIFY(r.logX && r.logY);
         QCOMPARE(r.series.size(), 1);
@@ -143,8 +141,7 @@ class TestAnalysisTable : public QObject {
             row.budget = b;
             s.budgets.push_back(row);
         }
-        const AnalysisTable r =
-            loadWritten(("support.csv"), once::supportOriginCsv(s));
+        const AnalysisTable r = loadWritten(("support.csv"), once::supportOriginCsv(s));
         QCOMPARE(r.kind, AnalysisTable::Kind::SupportOrigin);
         QCOMPARE(r.series.size(), 1);
         QCOMPARE(r.series[0].points.size(), 3);
@@ -178,8 +175,7 @@ class TestAnalysisTable : public QObject {
         c[0].name = "mean";
         c[1].name = "R95";
         c[1].difference = {0.01, -0.002, 0.02};
-        const AnalysisTable cmp =
-            loadWritten(("stress_vs_first_1.csv"), once::comparisonCsv(c));
+        const AnalysisTable cmp = loadWritten(("stress_vs_first_1.csv"), once::comparisonCsv(c));
         QCOMPARE(cmp.kind, AnalysisTable::Kind::Comparison);
         QCOMPARE(cmp.series[0].points[1].lo, -0.002);
 
@@ -188,7 +184,8 @@ class TestAnalysisTable : public QObject {
             loadWritten(("stress_videos.csv"), once::stressPerVideoCsv(s));
             QFAIL("no error");
         } catch (const once::OnceError& e) {
-            QVERIFY2(std::string(e.what()).find("stress_videos.csv") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("stress_videos.csv") != std::string::npos,
+                     e.what());
             QCOMPARE(e.where().field, std::string("header"));
         }
     }
@@ -209,9 +206,9 @@ class TestAnalysisTable : public QObject {
         QVERIFY_THROWS_EXCEPTION(once::OnceError, AnalysisTable::load(path));
         writeText("");
         QVERIFY_THROWS_EXCEPTION(once::OnceError, AnalysisTable::load(path));
-        QVERIFY_THROWS_EXCEPTION(once::OnceError, AnalysisTable::load(test::tempDir() + "/missing.csv"));
+        QVERIFY_THROWS_EXCEPTION(once::OnceError,
+                                 AnalysisTable::load(test::tempDir() + "/missing.csv"));
     }
-
 };
 
 QTEST_MAIN(TestAnalysisTable)

@@ -25,7 +25,7 @@
 #include "eval/mvbench.h"
 #include "eval/results_file.h"
 #include "eval/videomme.h"
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -319,10 +319,10 @@ class TestEvalHarness : public QObject {
     }
 
     void everyRegisteredMethodRuns() {
-        // Whatever compressors are registered (ONCE and the baselines) run through Session and
-        // the harness by name, giving one record per question, method and budget.
+        // Whatever compressors are registered (ONCE and the baselines) run through AnswerSession
+        // and the harness by name, giving one record per question, method and budget.
         QStringList methods;
-        Session session({model_.toStdString()});
+        AnswerSession session({model_.toStdString()});
         session.loadFeatures(model_.toStdString() + "/features.safetensors");
         for (const auto& info : compressorInfos()) {
             methods << QString::fromStdString(info.method);

@@ -35,8 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check(e.meanLoss == -1 || (std::isfinite(e.meanLoss) && e.meanLoss >= 0));
     }
     const std::string selected = text.substr(0, text.size() % 12);
-    const once::TrainingHistory m =
-        once::TrainingHistory::fromMetadata({{"training_history", text}, {"selected_epoch", selected}});
+    const once::TrainingHistory m = once::TrainingHistory::fromMetadata(
+        {{"training_history", text}, {"selected_epoch", selected}});
     check(m.epochs.size() == h.epochs.size());
     check(m.selectedEpoch >= -1);
     return 0;

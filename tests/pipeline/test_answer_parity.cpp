@@ -17,7 +17,7 @@
 #include "models/qwen2_model.h"
 #include "pipeline/chat_prompt.h"
 #include "pipeline/multiple_choice.h"
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 #include "support/test_support.h"
 #include "tokenizer/bpe_tokenizer.h"
 #include "util/error.h"
@@ -76,7 +76,7 @@ class TestAnswerParity : public QObject {
         auto ck = HfCheckpoint::open(dir_);
         auto model = Qwen2Model::load(ck);
         auto tok = BpeTokenizer::fromFile(dir_ + "/tokenizer.json");
-        Session session({dir_});
+        AnswerSession session({dir_});
         session.loadFeatures(dir_ + "/features.safetensors");
         at::Tensor visual = session.visualTokens(std::nullopt);
         QCOMPARE(visual.size(0), 3 * 4 + 1);
@@ -129,10 +129,10 @@ class TestAnswerParity : public QObject {
     }
 
     void compressedTokensMatchInputsEmbeds() {
-        SessionOptions so;
+        AnswerSessionOptions so;
         so.modelDir = dir_;
         so.codebook = codebook_;
-        Session session(so);
+        AnswerSession session(so);
         session.loadFeatures(dir_ + "/features.safetensors");
         at::Tensor visual = session.visualTokens(3);
         // M = min(B, codewords in use) content rows, then the layout token.
@@ -184,7 +184,7 @@ class TestAnswerParity : public QObject {
     }
 
     void badInputsFailClearly() {
-        Session session({dir_});
+        AnswerSession session({dir_});
         AskOptions ao;
         QVERIFY_THROWS_EXCEPTION(OnceError, session.ask(kQuestion, ao));  // nothing loaded
         session.loadFeatures(dir_ + "/features.safetensors");
@@ -200,10 +200,10 @@ class TestAnswerParity : public QObject {
         // A codebook of another dimension is refused, naming both sides.
         std::string wrong = test::tempDir() + "/wrong.safetensors";
         Codebook::fromTensor(at::randn({6, 32}), "llava-onevision").save(wrong);
-        SessionOptions so;
+        AnswerSessionOptions so;
         so.modelDir = dir_;
         so.codebook = wrong;
-        Session s2(so);
+        AnswerSession s2(so);
         s2.loadFeatures(dir_ + "/features.safetensors");
         try {
             s2.ask(kQuestion, ao);
@@ -242,8 +242,8 @@ class TestAnswerParity : public QObject {
     }
 
     void cliAskVideoDecodesAndEncodes() {
-        // A video goes through Session::loadVideo (decode, then the model folder's own encoder)
-        // and answers exactly as its feature file written by `once encode` does.
+        // A video goes through AnswerSession::loadVideo (decode, then the model folder's own
+        // encoder) and answers exactly as its feature file written by `once encode` does.
         const QString video = QString::fromStdString(test::sourcePath("resources/demo/demo.mp4"));
         const QString features =
             QString::fromStdString(test::tempDir()) + "/demo_llava.safetensors";

@@ -23,7 +23,7 @@
 #include "features/feature_file.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 #include "support/models_fixture.h"
 #include "support/test_support.h"
 #include "util/atomic_file.h"
@@ -269,9 +269,9 @@ class TestQwen3_5Path : public QObject {
         if (!QFileInfo::exists(QString::fromStdString(features_))) {
             encodeThenAskTheFeatureFile();
         }
-        SessionOptions so;
+        AnswerSessionOptions so;
         so.modelDir = model_;
-        Session session(so);
+        AnswerSession session(so);
         QCOMPARE(session.options().backbone, std::string("qwen3.5"));
         session.loadFeatures(features_);
         const EncodedVideo& v = session.video();

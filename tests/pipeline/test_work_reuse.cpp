@@ -13,7 +13,7 @@
 #include "encode/decode_encode.h"
 #include "eval/runner.h"
 #include "models/visual_encoder.h"
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 #include "support/test_support.h"
 #include "util/work_counters.h"
 
@@ -40,8 +40,8 @@ class TestWorkReuse : public QObject {
     std::string model_;
     std::string video_;
 
-    SessionOptions options() const {
-        SessionOptions o;
+    AnswerSessionOptions options() const {
+        AnswerSessionOptions o;
         o.modelDir = model_;
         o.dtype = "float32";
         o.sampling = "uniform:4";
@@ -67,7 +67,7 @@ class TestWorkReuse : public QObject {
         const EncodedVideo video = decodeAndEncode(video_, *encoder, de).video;
         QVERIFY(video.layoutTokenCount() == 1);  // image_newline
 
-        Session session(options());
+        AnswerSession session(options());
         // A codebook that exists only in memory: rows of the video itself.
         const at::Tensor rows = video.features.reshape({-1, video.dim()}).slice(0, 0, 64, 3);
         auto codebook = std::make_shared<const Codebook>(
@@ -92,7 +92,7 @@ class TestWorkReuse : public QObject {
         QCOMPARE(c.layoutTokens, std::int64_t{1});
 
         // The same answers as a session that decodes and encodes the file itself.
-        Session fromFile(options());
+        AnswerSession fromFile(options());
         fromFile.loadVideo(video_);
         fromFile.setCodebook(codebook);
         QCOMPARE(fromFile.ask("What happens?", dense).tokenIds, d.tokenIds);
@@ -100,7 +100,7 @@ class TestWorkReuse : public QObject {
     }
 
     void oneSessionEncodesSeveralVideosWithOneEncoder() {
-        Session session(options());
+        AnswerSession session(options());
         const Counts before = Counts::now();
         session.loadVideo(video_);
         session.loadVideo(video_);

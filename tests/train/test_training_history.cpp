@@ -37,7 +37,8 @@ class TestTrainingHistory : public QObject {
         }
         QVERIFY(h.hasLoss());
         // The same history as the fit returns it (the trainer draws it after a run).
-        const TrainingHistory direct = TrainingHistory::fromJson(fit.historyJson, fit.selectedEpoch);
+        const TrainingHistory direct =
+            TrainingHistory::fromJson(fit.historyJson, fit.selectedEpoch);
         QCOMPARE(direct.epochs.size(), h.epochs.size());
     }
 

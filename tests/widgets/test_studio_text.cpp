@@ -21,7 +21,7 @@
 #include "charts/residual_chart.h"
 #include "charts/usage_decile_chart.h"
 #include "overlay/group_overlay.h"
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 #include "player/video_player_panel.h"
 #include "question/answer_statistics.h"
 #include "question/question_panel.h"

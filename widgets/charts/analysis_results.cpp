@@ -68,9 +68,9 @@ AnalysisResults AnalysisResults::of(once::AnalysisTable table) {
             r.yLabel = tr("Δ R95, simultaneous band");
             r.seriesNames = QStringList{tr("donor − current R95")};
             r.levelNames = QStringList{noDifference};
-            r.note = tr(
-                "Above zero: a support chosen on another video leaves larger residuals than "
-                "the video's own.");
+            r.note =
+                tr("Above zero: a support chosen on another video leaves larger residuals than "
+                   "the video's own.");
             break;
         case Kind::Stress:
         case Kind::Comparison: {

@@ -11,7 +11,6 @@
 #include <QListView>
 #include <QMessageBox>
 #include <QPainter>
-#include <QPointer>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QToolButton>
@@ -25,8 +24,6 @@
 #include "overlay/overlay_export.h"
 #include "session/methods.h"
 #include "session/studio_session.h"
-#include "tasks/background_task.h"
-#include "train/exemplar_pixels.h"
 
 namespace once::studio {
 
@@ -56,7 +53,7 @@ CodebookExplorer::CodebookExplorer(StudioSession* session, GroupOverlay* overlay
       overlay_(overlay),
       model_(new CodewordModel(this)),
       filter_(new CodewordFilter(this)),
-      task_(new BackgroundTask(this)) {
+      loader_(new ExemplarLoader(this)) {
     setObjectName(QStringLiteral("codebookExplorer"));
     filter_->setSourceModel(model_);
     filter_->sort(0, Qt::AscendingOrder);
@@ -136,21 +133,16 @@ CodebookExplorer::CodebookExplorer(StudioSession* session, GroupOverlay* overlay
     connect(session_, &StudioSession::videoChanged, this, &CodebookExplorer::onVideoUsage);
     connect(session_, &StudioSession::methodChanged, this, &CodebookExplorer::updateStatus);
     connect(overlay_, &GroupOverlay::selectionChanged, this, &CodebookExplorer::onOverlaySelection);
-    connect(task_, &BackgroundTask::finished, this, [this] {
-        if (reloadPending_) {
-            reloadPending_ = false;
-            startLoad();
-        } else if (decodePending_) {
-            decodePending_ = false;
-            startDecode();
-        }
+    connect(loader_, &ExemplarLoader::sectionRead, this, &CodebookExplorer::onSectionRead);
+    connect(loader_, &ExemplarLoader::patchesCut, this, &CodebookExplorer::onPatchesCut);
+    connect(loader_, &ExemplarLoader::stateChanged, this, [this] {
+        updateStatus();
+        emit exemplarsChanged();
     });
     onCodebook();
 }
 
-CodebookExplorer::~CodebookExplorer() {
-    task_->cancelAndWait();
-}
+CodebookExplorer::~CodebookExplorer() = default;
 
 int CodebookExplorer::tileCount() const {
     return filter_->rowCount();
@@ -184,7 +176,7 @@ QString CodebookExplorer::detailText() const {
 }
 
 bool CodebookExplorer::isLoading() const {
-    return task_->isRunning() || reloadPending_ || decodePending_;
+    return loader_->isLoading();
 }
 
 void CodebookExplorer::setSortKey(CodewordFilter::SortKey key) {
@@ -208,76 +200,35 @@ void CodebookExplorer::setSearchText(const QString& text) {
 }
 
 void CodebookExplorer::setCorpusFolder(const QString& folder) {
-    userFolder_ = folder;
     if (session_->codebook()) {
         QSettings().setValue(corpusFolderKey(session_->codebook()), folder);
     }
-    if (section_ && section_->exemplars && section_->thumbnails.isEmpty()) {
+    const ExemplarSection* section = loader_->section();
+    if (section && section->exemplars && section->thumbnails.isEmpty()) {
         model_->clearImages();
-        decodeDone_ = false;
-        if (task_->isRunning()) {
-            task_->cancel();
-            decodePending_ = true;
-        } else {
-            startDecode();
-        }
     }
+    loader_->setCorpusFolder(folder);
     updateStatus();
 }
 
 // ---- the codebook and its exemplars ----
 
 void CodebookExplorer::onCodebook() {
-    ++generation_;
     const auto codebook = session_->codebook();
     codebookFile_ = session_->codebookFile();
-    section_.reset();
-    corpusFolder_.clear();
-    videosFound_ = videosFailed_ = 0;
-    decodeDone_ = false;
-    decodePending_ = false;
-    userFolder_ = codebook ? QSettings().value(corpusFolderKey(codebook)).toString() : QString();
     model_->reset(codebook ? codebook->size() : 0);
+    loader_->setCodebook(codebook ? codebookFile_ : QString(), codebook ? codebook->size() : 0,
+                         codebook ? QSettings().value(corpusFolderKey(codebook)).toString()
+                                  : QString());
     onVideoUsage();
-    if (codebook && !codebookFile_.isEmpty()) {
-        if (task_->isRunning()) {
-            task_->cancel();
-            reloadPending_ = true;
-        } else {
-            startLoad();
-        }
-    }
     updateStatus();
     updateDetail();
     onOverlaySelection(overlay_->selectedCodeword());  // a codeword chosen before this codebook
     emit exemplarsChanged();
 }
 
-void CodebookExplorer::startLoad() {
-    const QString file = codebookFile_;
-    const auto codebook = session_->codebook();
-    if (!codebook || file.isEmpty()) {
-        return;
-    }
-    const std::int64_t k = codebook->size();
-    const std::uint64_t generation = generation_;
-    QPointer<CodebookExplorer> self(this);
-    task_->start(tr("Reading the codebook's exemplars"),
-                 [self, file, k, generation](once::Progress&) -> BackgroundTask::Deliver {
-                     auto section = std::make_shared<ExemplarSection>(readExemplarSection(file, k));
-                     return [self, section, generation] {
-                         if (self) {
-                             self->installSection(*section, generation);
-                         }
-                     };
-                 });
-}
-
-void CodebookExplorer::installSection(const ExemplarSection& section, std::uint64_t generation) {
-    if (generation != generation_) {
-        return;  // another codebook came meanwhile
-    }
-    section_ = std::make_shared<const ExemplarSection>(section);
+void CodebookExplorer::onSectionRead() {
+    const ExemplarSection& section = *loader_->section();
     if (section.exemplars) {
         const auto& usage = section.exemplars->usage;
         model_->setCorpusUsage(column(usage, 0), column(usage, 1), column(usage, 2));
@@ -288,9 +239,6 @@ void CodebookExplorer::installSection(const ExemplarSection& section, std::uint6
                 }
             }
         }
-        if (section.thumbnails.isEmpty() && section.exemplars->perCodeword > 0) {
-            startDecode();
-        }
     }
     if (filter_->sortKey() != CodewordFilter::SortKey::Id) {
         filter_->setSortKey(filter_->sortKey());
@@ -300,62 +248,10 @@ void CodebookExplorer::installSection(const ExemplarSection& section, std::uint6
     emit exemplarsChanged();
 }
 
-void CodebookExplorer::startDecode() {
-    if (!section_ || !section_->exemplars || task_->isRunning()) {
-        return;
+void CodebookExplorer::onPatchesCut(const DecodedPatches& d) {
+    for (int i = 0; i < d.images.size(); ++i) {
+        model_->setImage(d.codewords[i], d.slotIndex[i], d.images[i], d.marks[i]);
     }
-    const once::CodebookExemplars exemplars = *section_->exemplars;
-    corpusFolder_ = resolveCorpusFolder(exemplars, codebookFile_, userFolder_, &videosFound_);
-    if (corpusFolder_.isEmpty()) {
-        decodeDone_ = true;
-        updateStatus();
-        emit exemplarsChanged();
-        return;
-    }
-    const QString folder = corpusFolder_;
-    const std::uint64_t generation = generation_;
-    QPointer<CodebookExplorer> self(this);
-    decoding_ = true;
-    updateStatus();
-    task_->start(
-        tr("Cutting exemplar patches from the corpus videos"),
-        [self, exemplars, folder, generation](once::Progress& progress) -> BackgroundTask::Deliver {
-            // Each video's patches reach the tiles as soon as it is decoded.
-            const int failed = decodeExemplarPatches(
-                exemplars, folder, kDecodedPatchSide, once::kDefaultExemplarContext, progress,
-                [&](DecodedPatches d) {
-                    QMetaObject::invokeMethod(
-                        self.data(),
-                        [self, d = std::move(d), generation] {
-                            if (!self || generation != self->generation_) {
-                                return;
-                            }
-                            for (int i = 0; i < d.images.size(); ++i) {
-                                self->model_->setImage(d.codewords[i], d.slotIndex[i], d.images[i],
-                                                       d.marks[i]);
-                            }
-                        },
-                        Qt::QueuedConnection);
-                });
-            return [self, failed, generation] {
-                if (self && generation == self->generation_) {
-                    self->videosFailed_ = failed;
-                    self->decoding_ = false;
-                    self->decodeDone_ = true;
-                    self->updateStatus();
-                    emit self->exemplarsChanged();
-                }
-            };
-        });
-    connect(
-        task_, &BackgroundTask::finished, this,
-        [this, generation] {
-            if (generation == generation_ && decoding_) {  // failed or cancelled
-                decoding_ = false;
-                updateStatus();
-            }
-        },
-        Qt::SingleShotConnection);
 }
 
 // ---- the video ----
@@ -427,10 +323,12 @@ void CodebookExplorer::showCodeword(std::int64_t codeword) {
 
 void CodebookExplorer::updateStatus() {
     QStringList lines;
+    const ExemplarSection* section = loader_->section();
+    const QString corpusFolder = loader_->corpusFolder();
     const auto codebook = session_->codebook();
     export_->setEnabled(codebook != nullptr && tileCount() > 0);
-    locate_->setEnabled(section_ && section_->exemplars && section_->exemplars->perCodeword > 0 &&
-                        section_->thumbnails.isEmpty());
+    locate_->setEnabled(section && section->exemplars && section->exemplars->perCodeword > 0 &&
+                        section->thumbnails.isEmpty());
     if (!codebook) {
         status_->setText(tr("Open a codebook (or load the demo) to see its codewords."));
         return;
@@ -440,43 +338,43 @@ void CodebookExplorer::updateStatus() {
         lines << tr("%1 held in memory (not from a file). No exemplars: tiles show each "
                     "codeword's colour.")
                      .arg(k);
-    } else if (!section_) {
+    } else if (!section) {
         lines << tr("%1. Reading the codebook's exemplars…").arg(k);
-    } else if (!section_->error.isEmpty()) {
+    } else if (!section->error.isEmpty()) {
         lines << tr("%1. The codebook's exemplar section is damaged and was ignored: %2")
-                     .arg(k, section_->error);
-    } else if (!section_->exemplars) {
+                     .arg(k, section->error);
+    } else if (!section->exemplars) {
         lines << tr("%1. No exemplars: codebook trained before provenance — it records neither "
                     "corpus usage nor exemplar patches, so the tiles show each codeword's colour. "
                     "Train it again (once train fit) to see them.")
                      .arg(k);
-    } else if (section_->exemplars->perCodeword == 0) {
+    } else if (section->exemplars->perCodeword == 0) {
         lines << tr("%1 with their corpus usage. No exemplars: the Stage-A cache this codebook "
                     "was fitted on was sketched before provenance.")
                      .arg(k);
-    } else if (!section_->thumbnails.isEmpty()) {
+    } else if (!section->thumbnails.isEmpty()) {
         lines << tr("%1 with their corpus usage and up to %2 exemplar patches each, from the "
                     "thumbnails stored in the codebook.")
                      .arg(k)
-                     .arg(section_->exemplars->perCodeword);
-    } else if (decoding_) {
+                     .arg(section->exemplars->perCodeword);
+    } else if (loader_->isDecoding()) {
         lines << tr("%1 with their corpus usage. Cutting up to %2 exemplar patches each from the "
                     "corpus videos in %3…")
                      .arg(k)
-                     .arg(section_->exemplars->perCodeword)
-                     .arg(QDir::toNativeSeparators(corpusFolder_));
-    } else if (corpusFolder_.isEmpty() && decodeDone_) {
+                     .arg(section->exemplars->perCodeword)
+                     .arg(QDir::toNativeSeparators(corpusFolder));
+    } else if (corpusFolder.isEmpty() && loader_->decodeDone()) {
         lines << tr("%1 with their corpus usage. The exemplar patches are not stored in this "
                     "codebook and its corpus videos were not found (recorded folder: %2); "
                     "Locate Corpus… points to the folder that holds them.")
                      .arg(k, QDir::toNativeSeparators(
-                                 QString::fromStdString(section_->exemplars->root)));
-    } else if (decodeDone_) {
-        const int listed = int(section_->exemplars->videos.size());
+                                 QString::fromStdString(section->exemplars->root)));
+    } else if (loader_->decodeDone()) {
+        const int listed = int(section->exemplars->videos.size());
         lines << tr("%1 with their corpus usage and exemplar patches cut from the corpus videos "
                     "in %2 (%3 of %4 videos read).")
-                     .arg(k, QDir::toNativeSeparators(corpusFolder_))
-                     .arg(std::max(0, videosFound_ - videosFailed_))
+                     .arg(k, QDir::toNativeSeparators(corpusFolder))
+                     .arg(std::max(0, loader_->videosFound() - loader_->videosFailed()))
                      .arg(listed);
     } else {
         lines << tr("%1 with their corpus usage.").arg(k);
@@ -516,8 +414,9 @@ void CodebookExplorer::updateDetail() {
     if (model_->hasVideoUsage()) {
         parts << tr("this video: %n patch(es)", "", int(model_->videoUsage(k)));
     }
-    if (section_ && section_->exemplars && section_->exemplars->perCodeword > 0) {
-        const auto& e = *section_->exemplars;
+    if (const ExemplarSection* section = loader_->section();
+        section && section->exemplars && section->exemplars->perCodeword > 0) {
+        const auto& e = *section->exemplars;
         QStringList where;
         for (int j = 0; j < e.exemplarCount(k); ++j) {
             const auto& x = e.exemplar(k, j);
@@ -601,7 +500,8 @@ void CodebookExplorer::exportGridInteractive() {
 void CodebookExplorer::locateCorpusInteractive() {
     const QString folder = QFileDialog::getExistingDirectory(
         this, tr("Locate the Corpus Folder"),
-        userFolder_.isEmpty() ? QFileInfo(codebookFile_).absolutePath() : userFolder_);
+        loader_->userFolder().isEmpty() ? QFileInfo(codebookFile_).absolutePath()
+                                        : loader_->userFolder());
     if (!folder.isEmpty()) {
         setCorpusFolder(folder);
     }

@@ -6,12 +6,14 @@
 // sortable by id, corpus usage or video usage and searchable by ids. Choosing a codeword
 // highlights its assigned patches in every frame (GroupOverlay::highlightCodeword); selecting
 // a group in the overlay shows its codeword here. The grid exports as a PNG. A codebook trained
-// before provenance shows colour swatches and says what is missing.
+// before provenance shows colour swatches and says what is missing. The pictures are read and
+// cut by its ExemplarLoader (explorer/exemplar_loader.h); the explorer draws.
 #include <QWidget>
 #include <cstdint>
 #include <memory>
 
 #include "explorer/codeword_model.h"
+#include "explorer/exemplar_loader.h"
 
 class QComboBox;
 class QLabel;
@@ -25,7 +27,6 @@ class BackgroundTask;
 class CodewordTileDelegate;
 class GroupOverlay;
 class StudioSession;
-struct ExemplarSection;
 
 class CodebookExplorer : public QWidget {
     Q_OBJECT
@@ -34,7 +35,7 @@ class CodebookExplorer : public QWidget {
     ~CodebookExplorer() override;
 
     /// Side of the exemplar patches cut from corpus videos, pixels.
-    static constexpr int kDecodedPatchSide = 48;
+    static constexpr int kDecodedPatchSide = ExemplarLoader::kDecodedPatchSide;
 
     // ---- state, for the window and the tests ----
     /// Tiles shown (after the search).
@@ -57,7 +58,7 @@ class CodebookExplorer : public QWidget {
     int exemplarImageCount() const { return model_->imageCount(); }
     const CodewordModel& model() const { return *model_; }
     /// The worker that reads the exemplar section and decodes patches (status bar, tests).
-    BackgroundTask* task() const { return task_; }
+    BackgroundTask* task() const { return loader_->task(); }
     /// Whether a load or decode is still running or queued.
     bool isLoading() const;
 
@@ -88,9 +89,8 @@ class CodebookExplorer : public QWidget {
     void onVideoUsage();
     void onOverlaySelection(std::int64_t key);
     void onUserChoice(const QModelIndex& index);
-    void startLoad();
-    void installSection(const ExemplarSection& section, std::uint64_t generation);
-    void startDecode();
+    void onSectionRead();
+    void onPatchesCut(const DecodedPatches& patches);
     void updateStatus();
     void updateDetail();
 
@@ -106,20 +106,10 @@ class CodebookExplorer : public QWidget {
     QToolButton* locate_;
     QLabel* status_;
     QLabel* detail_;
-    BackgroundTask* task_;
+    ExemplarLoader* loader_;
 
     QString codebookFile_;
-    std::shared_ptr<const ExemplarSection> section_;
-    QString corpusFolder_;  ///< where the videos were found ("" none)
-    QString userFolder_;    ///< chosen with Locate Corpus
-    int videosFound_ = 0;
-    int videosFailed_ = 0;
-    bool decoding_ = false;
-    bool decodeDone_ = false;
-    bool reloadPending_ = false;
-    bool decodePending_ = false;
-    std::uint64_t generation_ = 0;  ///< bumped per codebook: stale deliveries are dropped
-    bool syncing_ = false;          ///< selecting a tile for the overlay, not for the user
+    bool syncing_ = false;  ///< selecting a tile for the overlay, not for the user
 };
 
 }  // namespace once::studio

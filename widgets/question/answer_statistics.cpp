@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 #include "session/pipeline_settings.h"
 #include "util/dtype_choice.h"
 #include "util/error.h"

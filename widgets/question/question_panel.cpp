@@ -22,24 +22,24 @@
 
 #include "charts/chart_data.h"
 #include "charts/chart_export.h"
-#include "codebook/codebook.h"
-#include "compress/compression.h"
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 #include "question/answer_statistics.h"
-#include "session/answer_pipeline.h"
 #include "session/methods.h"
+#include "session/question_controller.h"
 #include "session/studio_session.h"
 #include "session/video_data.h"
 #include "tasks/background_task.h"
-#include "util/error.h"
 
 namespace once::studio {
 namespace {
-enum Column { kDense = 0, kOnce = 1 };
+constexpr int kDense = QuestionController::kDense;
 }
 
 QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
-    : QWidget(parent), session_(session), task_(new BackgroundTask(this)) {
+    : QWidget(parent),
+      session_(session),
+      controller_(new QuestionController(*session, this)),
+      task_(controller_->task()) {
     note_ = new QLabel(this);
     note_->setWordWrap(true);
     note_->setFrameShape(QFrame::StyledPanel);
@@ -207,8 +207,15 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
             stats_->setHorizontalHeaderLabels({tr("Dense"), title});
         }
     });
+    connect(controller_, &QuestionController::asked, this, &QuestionPanel::onAsked);
+    connect(controller_, &QuestionController::textArrived, this, &QuestionPanel::appendText);
+    connect(controller_, &QuestionController::answered, this, &QuestionPanel::onAnswered);
     fillStatistics(nullptr, nullptr);  // the rows and their tooltips before the first question
     refreshAvailability();
+}
+
+BackgroundTask* QuestionPanel::task() const {
+    return task_;
 }
 
 QuestionPanel::~QuestionPanel() {
@@ -216,11 +223,11 @@ QuestionPanel::~QuestionPanel() {
 }
 
 void QuestionPanel::shutdown() {
-    task_->cancelAndWait();
+    controller_->shutdown();
 }
 
 bool QuestionPanel::canAnswer() const {
-    return session_->model().has_value() && !session_->video().isEmpty();
+    return controller_->canAsk();
 }
 
 QString QuestionPanel::unavailableReason() const {
@@ -286,87 +293,32 @@ void QuestionPanel::appendText(int column, const QString& piece) {
 }
 
 void QuestionPanel::askQuestion() {
-    const QString question = question_->text().trimmed();
-    if (!canAnswer() || question.isEmpty() || task_->isRunning()) {
-        return;
-    }
-    const PipelineKey key = session_->pipelineKey();
-    const PipelineInputs inputs = session_->pipelineInputs();
-    auto pipeline = session_->answerPipeline();
-    const std::int64_t budget = session_->budget();
-    // The method of the budget panel: ONCE (with its variant and the studio's codebook, in
-    // memory or from a file) or a peer, which needs no codebook.
-    const QString method = session_->method();
-    std::map<std::string, std::string> params;
-    if (methods::hasVariants(method)) {
-        params["variant"] = once::variantName(session_->variant());
-    }
-    const QString title = methods::title(method).toHtmlEscaped();
-    const bool compressed = !methods::needsCodebook(method) || inputs.codebook != nullptr;
-    const bool compare = compare_->isChecked() || !compressed;
-    const int maxTokens = maxTokens_->value();
+    controller_->ask(question_->text().trimmed(), maxTokens_->value(), compare_->isChecked());
+}
 
+void QuestionPanel::onAsked(const QuestionController::Plan& plan) {
     clearProblem();
     dense_->clear();
     once_->clear();
-    askedQuestion_ = question;
+    askedQuestion_ = question_->text().trimmed();
     fillStatistics(nullptr, nullptr);
-    denseTitle_->setText(compare ? tr("<b>Dense</b>") : tr("<b>Dense</b>: not asked"));
-    onceTitle_->setText(compressed ? tr("<b>%1</b>, B = %2").arg(title).arg(budget)
-                                   : tr("<b>%1</b>: no codebook").arg(title));
-    stats_->setHorizontalHeaderLabels({tr("Dense"), methods::title(method)});
-    // Streamed pieces arrive on the worker; queue them to this (GUI) thread.
-    auto streamTo = [this](int column) {
-        return [this, column](const std::string& piece) {
-            const QString text = QString::fromStdString(piece);
-            QMetaObject::invokeMethod(
-                this, [this, column, text] { appendText(column, text); }, Qt::QueuedConnection);
-        };
-    };
-    auto denseStream = streamTo(kDense);
-    auto onceStream = streamTo(kOnce);
-    task_->start(tr("Answering"), [=, this](once::Progress& progress) -> std::function<void()> {
-        auto lease = pipeline->acquire(key, inputs, &progress);
-        auto dense = std::make_shared<once::AskReport>();
-        auto onceReport = std::make_shared<once::AskReport>();
-        if (compare) {
-            once::AskOptions a;
-            a.maxNewTokens = maxTokens;
-            a.onText = denseStream;
-            *dense = lease.session().ask(question.toStdString(), a, &progress);
-        }
-        // The compressed column may fail where Dense did not (a codebook for another
-        // backbone): keep the Dense answer and say why the other column is empty.
-        QString compressedError;
-        bool backboneMismatch = false;
-        if (compressed) {
-            once::AskOptions a;
-            a.budget = budget;
-            a.method = method.toStdString();
-            a.params = params;
-            a.maxNewTokens = maxTokens;
-            a.onText = onceStream;
-            try {
-                *onceReport = lease.session().ask(question.toStdString(), a, &progress);
-            } catch (const once::OnceError& e) {
-                compressedError = QString::fromStdString(e.what());
-                backboneMismatch = e.where().field == "backbone";
-            }
-        }
-        const bool compressedOk = compressed && compressedError.isEmpty();
-        return [=, this] {
-            showReports(compare ? dense.get() : nullptr, compressedOk ? onceReport.get() : nullptr,
-                        title);
-            if (!compressedError.isEmpty()) {
-                once_->setPlainText(
-                    tr("No %1 answer: %2").arg(methods::title(method), compressedError));
-                onceTitle_->setText(tr("<b>%1</b>: failed").arg(title));
-                showProblem(
-                    tr("The %1 answer failed: %2").arg(methods::title(method), compressedError),
-                    backboneMismatch);
-            }
-        };
-    });
+    const QString title = methods::title(plan.method).toHtmlEscaped();
+    denseTitle_->setText(plan.dense ? tr("<b>Dense</b>") : tr("<b>Dense</b>: not asked"));
+    onceTitle_->setText(plan.compressed ? tr("<b>%1</b>, B = %2").arg(title).arg(plan.budget)
+                                        : tr("<b>%1</b>: no codebook").arg(title));
+    stats_->setHorizontalHeaderLabels({tr("Dense"), methods::title(plan.method)});
+}
+
+void QuestionPanel::onAnswered(const QuestionController::Outcome& outcome) {
+    const QString method = methods::title(outcome.plan.method);
+    const QString title = method.toHtmlEscaped();
+    showReports(outcome.dense.get(), outcome.compressed.get(), title);
+    if (!outcome.compressedError.isEmpty()) {
+        once_->setPlainText(tr("No %1 answer: %2").arg(method, outcome.compressedError));
+        onceTitle_->setText(tr("<b>%1</b>: failed").arg(title));
+        showProblem(tr("The %1 answer failed: %2").arg(method, outcome.compressedError),
+                    outcome.backboneMismatch);
+    }
 }
 
 void QuestionPanel::showAnswerReports(const once::AskReport* dense,

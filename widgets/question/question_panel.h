@@ -1,11 +1,13 @@
 #pragma once
 // Ask a question about the open video with a loaded model: the answer streams in, Dense (all
 // tokens) and the method of the budget panel (ONCE or a peer, at the budget of the slider) side
-// by side, with per-stage times and token
-// counts. Without a model folder (the demo encoder has no LLM) the panel says so plainly and
-// the rest of the studio keeps working.
+// by side, with per-stage times and token counts. The panel draws; the question is asked by its
+// QuestionController (session/question_controller.h). Without a model folder (the demo encoder
+// has no LLM) the panel says so plainly and the rest of the studio keeps working.
 #include <QString>
 #include <QWidget>
+
+#include "session/question_controller.h"
 
 namespace once {
 struct AskReport;
@@ -56,7 +58,8 @@ class QuestionPanel : public QWidget {
     /// Shows finished reports as a question does (tests drive the table without a model).
     void showAnswerReports(const once::AskReport* dense, const once::AskReport* compressed,
                            const QString& methodTitle);
-    BackgroundTask* task() const { return task_; }
+    BackgroundTask* task() const;
+    QuestionController* controller() const { return controller_; }
     /// Why the last question could not be answered (the whole question, or only its
     /// compressed column); "" when it was answered or nothing was asked since the inputs changed.
     QString problem() const;
@@ -77,6 +80,8 @@ class QuestionPanel : public QWidget {
 
   private:
     void refreshAvailability();
+    void onAsked(const QuestionController::Plan& plan);
+    void onAnswered(const QuestionController::Outcome& outcome);
     void showReports(const once::AskReport* dense, const once::AskReport* compressed,
                      const QString& title);
     /// Fills the statistics table and sizes it so every row shows without its own scrolling.
@@ -89,7 +94,8 @@ class QuestionPanel : public QWidget {
     void clearProblem();
 
     StudioSession* session_;
-    BackgroundTask* task_;
+    QuestionController* controller_;
+    BackgroundTask* task_;  ///< the controller's
     QLabel* note_;
     QFrame* problemBar_;
     QLabel* problem_;

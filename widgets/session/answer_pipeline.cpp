@@ -3,7 +3,7 @@
 #include "codebook/codebook.h"
 #include "compress/prepared_compressor.h"
 #include "models/backbone.h"
-#include "pipeline/session.h"
+#include "pipeline/answer_session.h"
 
 namespace once::studio {
 
@@ -18,7 +18,7 @@ AnswerPipeline::Lease AnswerPipeline::acquire(const PipelineKey& key, const Pipe
         session_.reset();  // free the old model before loading the next one
         hasVideo_ = false;
         codebook_.reset();
-        once::SessionOptions o;
+        once::AnswerSessionOptions o;
         o.modelDir = key.modelDir.toStdString();
         o.device = key.settings.device.toStdString();  // "auto" resolves in core (util/device.h)
         o.dtype = key.settings.dtype.toStdString();
@@ -28,7 +28,7 @@ AnswerPipeline::Lease AnswerPipeline::acquire(const PipelineKey& key, const Pipe
         o.sampling =
             sampling == once::defaultSampling(key.settings.backbone.toStdString()) ? "" : sampling;
         o.poolStride = key.settings.poolStride;
-        session_ = std::make_unique<once::Session>(o);
+        session_ = std::make_unique<once::AnswerSession>(o);
         key_ = key;
     }
     if (!hasVideo_ || videoGeneration_ != in.videoGeneration) {

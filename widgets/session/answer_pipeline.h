@@ -1,14 +1,13 @@
 #pragma once
-// The question-answering pipeline (once::Session: model, tokenizer, vision encoder), shared by
-// the question panel and the budget sweep so a model's weights are loaded once. It answers about
+// The question-answering pipeline (once::AnswerSession: model, tokenizer, vision encoder), shared
+// by the question panel and the budget sweep so a model's weights are loaded once. It answers about
 // the video the studio holds and with the codebook the studio holds (in memory, from a file or
 // not): the studio's encoded video is handed over as it is when the model's encoder made it, so a
 // question decodes and encodes nothing again. Only a video encoded by another encoder (the demo
-// encoder, say) is encoded again with the model's, which its language model needs. The
-// compressors the studio prepared for that video (ONCE's assignment, a peer's state) are handed
-// over too, so a question at the budget on screen prepares nothing again.
-// Used from worker threads only; acquire() serialises them, since a once::Session is not
-// thread-safe.
+// encoder, say) is encoded again with the model's, which its language model needs. The compressors
+// the studio prepared for that video (ONCE's assignment, a peer's state) are handed over too, so a
+// question at the budget on screen prepares nothing again. Used from worker threads only; acquire()
+// serialises them, since a once::AnswerSession is not thread-safe.
 #include <QString>
 #include <cstdint>
 #include <memory>
@@ -22,12 +21,12 @@
 namespace once {
 class Codebook;
 class PreparedCompressor;
-class Session;
+class AnswerSession;
 }  // namespace once
 
 namespace once::studio {
 
-/// What the model parts depend on: a new key builds a new once::Session.
+/// What the model parts depend on: a new key builds a new once::AnswerSession.
 struct PipelineKey {
     QString modelDir;
     PipelineSettings settings;
@@ -56,18 +55,18 @@ class AnswerPipeline {
     /// model or the video, Cancelled through `progress`.
     class Lease {
       public:
-        once::Session& session() { return *session_; }
+        once::AnswerSession& session() { return *session_; }
 
       private:
         friend class AnswerPipeline;
         std::unique_lock<std::mutex> lock_;
-        once::Session* session_ = nullptr;
+        once::AnswerSession* session_ = nullptr;
     };
     Lease acquire(const PipelineKey& key, const PipelineInputs& inputs, once::Progress* progress);
 
   private:
     std::mutex mutex_;
-    std::unique_ptr<once::Session> session_;
+    std::unique_ptr<once::AnswerSession> session_;
     PipelineKey key_;
     std::uint64_t videoGeneration_ = 0;
     bool hasVideo_ = false;

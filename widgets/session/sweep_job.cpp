@@ -1,7 +1,9 @@
 #include "session/sweep_job.h"
 
+#include "analysis/model_latency.h"
 #include "compress/prepared_compressor.h"
-#include "session/model_latency.h"
+#include "session/answer_pipeline.h"
+#include "session/methods.h"
 #include "session/studio_session.h"
 
 namespace once::studio {
@@ -22,6 +24,7 @@ BackgroundTask::Work makeSweepJob(const StudioSession& session,
     const PipelineKey key = session.pipelineKey();
     const PipelineInputs inputs = session.pipelineInputs();
     auto pipeline = session.answerPipeline();
+    const QString method = session.method();
     return [=](once::Progress& progress) -> BackgroundTask::Deliver {
         auto sweep = std::make_shared<BudgetSweep>(measureCompressorSweep(
             [compressor](std::int64_t budget) { return compressor->measure(budget); },
@@ -29,8 +32,11 @@ BackgroundTask::Work makeSweepJob(const StudioSession& session,
             &progress));
         sweep->method = compressor->method();
         if (withModel) {
-            measureModelLatency(*sweep, *pipeline, key, inputs, compressor->method(),
-                                compressor->params(), &progress);
+            auto lease = pipeline->acquire(key, inputs, &progress);
+            // A method that needs a codebook has budgets only when the studio has one.
+            const bool compressed = !methods::needsCodebook(method) || inputs.codebook != nullptr;
+            once::measureModelLatency(*sweep, lease.session(), compressor->method(),
+                                      compressor->params(), compressed, &progress);
         }
         return [sweep, deliver] { deliver(*sweep); };
     };

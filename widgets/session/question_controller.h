@@ -1,0 +1,70 @@
+#pragma once
+// The studio's questions (the work behind the question panel): what a question is asked with —
+// the model and settings of the document, the video, codebook and prepared compressors on screen
+// (session/answer_pipeline.h), the method and budget of the budget panel — and the answering on
+// its own BackgroundTask: Dense and the compressed column one after the other, the answer
+// streamed piece by piece. The panel only draws what this reports.
+#include <QObject>
+#include <QString>
+#include <cstdint>
+#include <memory>
+
+namespace once {
+struct AskReport;
+}
+
+namespace once::studio {
+
+class BackgroundTask;
+class StudioSession;
+
+class QuestionController : public QObject {
+    Q_OBJECT
+  public:
+    enum Column { kDense = 0, kCompressed = 1 };
+
+    /// What a question will be asked with, decided when it is asked.
+    struct Plan {
+        QString method;           ///< the budget panel's (registry name)
+        std::int64_t budget = 0;  ///< the budget panel's
+        bool compressed = false;  ///< the method can answer (a codebook when it needs one)
+        bool dense = false;       ///< Dense is asked (asked for, or the only column)
+    };
+    /// How a question ended: the reports of the columns answered (null: not asked or failed)
+    /// and why the compressed column failed where Dense did not.
+    struct Outcome {
+        Plan plan;
+        std::shared_ptr<const once::AskReport> dense, compressed;
+        QString compressedError;
+        bool backboneMismatch = false;  ///< the codebook is for another backbone
+    };
+
+    explicit QuestionController(StudioSession& session, QObject* parent = nullptr);
+    ~QuestionController() override;
+
+    /// Whether a question can be asked now (a model folder and a video are loaded).
+    bool canAsk() const;
+    /// The plan of a question asked now; `compare`: also answer Dense.
+    Plan plan(bool compare) const;
+    /// Starts answering `question` (trimmed, non-empty) with at most `maxTokens` new tokens;
+    /// false (nothing started) when it cannot be asked or a question is running.
+    bool ask(const QString& question, int maxTokens, bool compare);
+
+    BackgroundTask* task() const { return task_; }
+    /// Cancels a running question and waits (closing the window).
+    void shutdown();
+
+  signals:
+    /// A question started with `plan`.
+    void asked(const QuestionController::Plan& plan);
+    /// A streamed piece of the answer of `column` (GUI thread).
+    void textArrived(int column, const QString& piece);
+    /// The question ended without failing as a whole (GUI thread).
+    void answered(const QuestionController::Outcome& outcome);
+
+  private:
+    StudioSession& session_;
+    BackgroundTask* task_;
+};
+
+}  // namespace once::studio
