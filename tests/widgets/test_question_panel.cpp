@@ -98,7 +98,9 @@ class TestQuestionPanel : public QObject {
     // both backbones and the panel offers the fixes.
     void aCodebookForAnotherBackboneIsExplainedWithFixes() {
         if (!DemoAssets::locate().hasVideo() || !DemoAssets::locate().hasCodebook()) {
-            QSKIP("the demo video or codebook is not in this checkout");
+            QFAIL(
+                "the demo video or codebook is not in this checkout (committed, or installed by "
+                "scripts/setup.sh: a broken checkout or set-up fails, it does not skip)");
         }
         const QString dir = QString::fromStdString(once::test::tempDir());
         const auto r = once::test::runPython(QStringLiteral("llm_reference.py"),

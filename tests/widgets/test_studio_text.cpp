@@ -236,7 +236,9 @@ class TestStudioText : public QObject {
         const QString video =
             QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4"));
         if (!QFile::exists(video)) {
-            QSKIP("resources/demo/demo.mp4 is not in this checkout");
+            QFAIL(
+                "resources/demo/demo.mp4 is not in this checkout (committed, or installed by "
+                "scripts/setup.sh: a broken checkout or set-up fails, it does not skip)");
         }
         GroupOverlay overlay;
         VideoPlayerPanel panel(&overlay);
