@@ -71,6 +71,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     util/json_file.h
     util/progress.h
     util/work_counters.h
+    video/frame_stream.h
     video/sampling_rule.h
     video/video_reader.h
 )

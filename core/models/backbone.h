@@ -101,6 +101,9 @@ struct BackboneInfo {
     /// Frame sampling of the paper for this backbone (video/sampling_rule.h).
     std::string defaultSampling = "uniform:32";
     std::string promptFormats;  ///< the --prompt-format values it takes, for help and errors
+    /// A Hugging Face checkpoint of this backbone ("llava-hf/llava-onevision-qwen2-7b-ov-hf"):
+    /// named where a user must be told what a model folder is and where one comes from.
+    std::string hubExample;
     /// True when a folder's parsed config.json is this backbone's.
     std::function<bool(const nlohmann::json& config)> detect;
     std::function<std::unique_ptr<LanguageBackbone>(const BackboneOptions&)> load;

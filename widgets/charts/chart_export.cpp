@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QScopeGuard>
 #include <QSvgGenerator>
 #include <QWidget>
 
@@ -26,8 +27,31 @@ QString imageFormatOf(const QString& path) {
                : QString();
 }
 
-bool exportCustomPlot(QCustomPlot* plot, const QString& path, QString* error) {
+bool exportCustomPlot(QCustomPlot* plot, const QString& path, QString* error,
+                      const QString& title) {
     const QString format = imageFormatOf(path);
+    if (format.isEmpty()) {
+        return setError(
+            error, QObject::tr("%1: unsupported image format (use .png, .svg or .pdf)").arg(path));
+    }
+    // The heading goes into the plot's layout for the export only.
+    QCPTextElement* heading = nullptr;
+    if (!title.isEmpty()) {
+        plot->plotLayout()->insertRow(0);
+        QFont font = plot->font();
+        font.setBold(true);
+        font.setPointSizeF(font.pointSizeF() * 1.2);
+        heading = new QCPTextElement(plot, title, font);
+        plot->plotLayout()->addElement(0, 0, heading);
+        plot->plotLayout()->setRowStretchFactor(0, 0.001);  // as high as the text, no more
+    }
+    const auto removeHeading = qScopeGuard([plot, heading] {
+        if (heading != nullptr) {
+            plot->plotLayout()->remove(heading);
+            plot->plotLayout()->simplify();
+            plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
     const int w = std::max(plot->width(), 640), h = std::max(plot->height(), 400);
     bool ok = false;
     if (format == QLatin1String("png")) {

@@ -14,7 +14,11 @@ struct CsvTable;
 /// The image formats by suffix: "png", "svg", "pdf" (lower case), or empty when unsupported.
 QString imageFormatOf(const QString& path);
 
-bool exportCustomPlot(QCustomPlot* plot, const QString& path, QString* error);
+/// Writes `plot` as PNG, SVG or PDF by the suffix of `path`, with `title` (when given) as a
+/// heading above the axes: on screen the chart's title is its tab, in a file it must be in the
+/// picture (issue 30: exported images had none).
+bool exportCustomPlot(QCustomPlot* plot, const QString& path, QString* error,
+                      const QString& title = QString());
 /// Any widget that paints itself (a QChartView): PNG via grab(), SVG and PDF via render().
 bool exportWidget(QWidget* widget, const QString& path, QString* error);
 /// UTF-8 text, written to a temporary file and renamed (never a half-written file).

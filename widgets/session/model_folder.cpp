@@ -10,6 +10,16 @@
 
 namespace once::studio {
 
+std::string ModelFolder::hubExamples() {
+    std::string examples;
+    for (const once::BackboneInfo& b : once::backboneInfos()) {
+        if (!b.hubExample.empty()) {
+            examples += (examples.empty() ? "" : ", ") + b.hubExample + " (" + b.title + ")";
+        }
+    }
+    return examples;
+}
+
 ModelFolder ModelFolder::inspect(const QString& path) {
     const QFileInfo info(path);
     if (!info.isDir()) {
@@ -22,7 +32,12 @@ ModelFolder ModelFolder::inspect(const QString& path) {
     const std::string folder = m.path.toStdString();
     const std::string configPath = folder + "/config.json";
     if (!QFileInfo(QString::fromStdString(configPath)).isFile()) {
-        once::fail("model folder has no config.json", folder, "config.json", "present", "missing");
+        // Say what a model folder is and where one comes from (issue 30).
+        once::fail("model folder has no config.json", folder, "config.json",
+                   "a Hugging Face checkpoint folder as downloaded (config.json, the weights, "
+                   "tokenizer.json), such as " +
+                       hubExamples(),
+                   "missing");
     }
     // The cheap checks first, so the dialog names the first thing a user has to fix.
     const nlohmann::json config = once::parseJsonFile(configPath);

@@ -5,6 +5,7 @@
 // (util/json_file.h and the backbone registry, models/backbone.h: the weights checked, which
 // backbone the folder is and its language model's sizes): one reader per file kind.
 #include <QString>
+#include <string>
 
 #include "models/prefill_flops.h"
 
@@ -20,6 +21,9 @@ struct ModelFolder {
     QString samplingDefault;  ///< the backbone's frame sampling (the paper's)
     once::LlmShape llm;       ///< the language model's sizes (text_config or top level)
 
+    /// The Hugging Face checkpoints of the registered backbones, for telling a user what a
+    /// model folder is ("llava-hf/llava-onevision-qwen2-7b-ov-hf (LLaVA-OneVision), …").
+    static std::string hubExamples();
     /// Throws once::OnceError naming the folder, the file and what is wrong: missing or
     /// invalid config.json, no model_type, a model type of no registered backbone, no
     /// tokenizer.json, missing or malformed weights (shards listed in the index included), a

@@ -212,6 +212,7 @@ const bool kRegistered = [] {
                       .title = "Qwen3.5",
                       .defaultSampling = "fps:2:4:256",
                       .promptFormats = "auto, transformers5 or qwen3-vl",
+                      .hubExample = "Qwen/Qwen3.5-9B",
                       .detect = isQwen3_5Config,
                       .load = [](const BackboneOptions& o) -> std::unique_ptr<LanguageBackbone> {
                           return std::make_unique<Qwen3_5Backbone>(o);
