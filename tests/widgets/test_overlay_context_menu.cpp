@@ -39,8 +39,8 @@ class DialogAnswerer : public QObject {
         if (auto* dialog = qobject_cast<QFileDialog*>(modal)) {
             last_ = modal;
             answered << dialog->windowTitle();
-            dialog->setDirectory(QFileInfo(folder_).absolutePath());
-            dialog->selectFile(QFileInfo(folder_).fileName());
+            // Into the folder and OK: the folder dialog returns the folder it shows.
+            dialog->setDirectory(folder_);
             static_cast<QDialog*>(dialog)->accept();  // QFileDialog's own is protected
         } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
             last_ = modal;
@@ -110,6 +110,8 @@ class TestOverlayContextMenu : public QObject {
             QVERIFY(action->isEnabled());
             click(menu, Qt::LeftButton, menu->actionGeometry(action).center());
             QTRY_COMPARE_WITH_TIMEOUT(answers.answered.size(), 2, 20000);  // folder, "exported"
+            QVERIFY2(answers.answered.last() == QLatin1String("Frames exported"),
+                     qPrintable(answers.answered.join(QLatin1String(" | "))));
             QCOMPARE(QDir(out).entryList({QStringLiteral("overlay_*.png")}, QDir::Files).size(),
                      f.overlay.frameCount());
             // The mouse goes on over the view: hover, click, another menu closed with Escape.

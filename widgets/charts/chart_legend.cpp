@@ -10,7 +10,10 @@ void fitLegendColumns(QCustomPlot* plot) {
     QCPLegend* legend = plot->legend;
     int widest = 1;
     for (int i = 0; i < legend->itemCount(); ++i) {
-        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
+        // Cells of a wrapped grid may be empty (the count includes them).
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+        }
     }
     const int spacing = legend->columnSpacing();
     const int room = plot->viewport().width() - legend->margins().left() - legend->margins().right();
