@@ -90,9 +90,11 @@ struct Session::State {
         }
     }
 
-    /// The content rows for a budget (or dense) with the source tokens of each row.
+    /// The content rows for a budget (or dense) with the source tokens of each row; the
+    /// codeword of each row into `codewords` when given (compressed only).
     VisualContent content(std::optional<std::int64_t> budget, const std::string& method,
-                          const std::map<std::string, std::string>& params, std::uint64_t seed);
+                          const std::map<std::string, std::string>& params, std::uint64_t seed,
+                          std::vector<std::int64_t>* codewords = nullptr);
 };
 
 SessionOptions resolveSessionOptions(SessionOptions o) {
@@ -141,7 +143,8 @@ std::string Session::encoderBackbone() const {
     return s_->backbone->name();
 }
 
-void Session::loadVideo(const std::string& path, Progress* progress) {
+void Session::loadVideo(const std::string& path, Progress* progress,
+                        const std::string& sampling) {
     const at::Device device = s_->backbone->device();
     if (!s_->encoder) {
         EncoderOptions eo;
@@ -155,7 +158,7 @@ void Session::loadVideo(const std::string& path, Progress* progress) {
         }
     }
     DecodeEncodeOptions de;
-    de.sampling = SamplingRule::parse(s_->options.sampling);
+    de.sampling = SamplingRule::parse(sampling.empty() ? s_->options.sampling : sampling);
     de.limits = s_->options.videoLimits;
     resetPeakRss();
     resetDevicePeakMemory(device);
@@ -212,7 +215,7 @@ const std::vector<StageReport>& Session::loadStages() const {
 
 VisualContent Session::State::content(std::optional<std::int64_t> budget, const std::string& method,
                                       const std::map<std::string, std::string>& params,
-                                      std::uint64_t seed) {
+                                      std::uint64_t seed, std::vector<std::int64_t>* codewords) {
     if (video.empty()) {
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
@@ -249,6 +252,10 @@ VisualContent Session::State::content(std::optional<std::int64_t> budget, const 
     c.rows = r.tokens;
     c.groupOfToken =
         r.groupOfToken.defined() ? r.groupOfToken.to(at::kCPU, at::kLong) : r.groupOfToken;
+    if (codewords && r.codewordIds.defined()) {
+        const at::Tensor ids = r.codewordIds.to(at::kCPU, at::kLong).contiguous();
+        codewords->assign(ids.data_ptr<std::int64_t>(), ids.data_ptr<std::int64_t>() + ids.numel());
+    }
     return c;
 }
 
@@ -282,8 +289,13 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         r.method = o.method.empty() ? s_->options.method : o.method;
     }
     VisualContent content;
-    r.stages.push_back(timed("compress", lm.device(),
-                             [&] { content = s_->content(o.budget, o.method, o.params, o.seed); }));
+    r.stages.push_back(timed("compress", lm.device(), [&] {
+        content = s_->content(o.budget, o.method, o.params, o.seed, &r.codewordIds);
+    }));
+    if (content.groupOfToken.defined()) {
+        const at::Tensor g = content.groupOfToken.contiguous();
+        r.groupOfToken.assign(g.data_ptr<std::int64_t>(), g.data_ptr<std::int64_t>() + g.numel());
+    }
     r.sourceTokens = s_->video.numTokens();
     try {
         VideoPrompt prompt = lm.buildPrompt(s_->video, content, question, o.system);
@@ -341,6 +353,7 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         r.stages.push_back(
             {"generate", g.decodeSeconds, peakRssBytes(), false, devicePeakReservedBytes(device)});
         r.tokenIds = g.tokens;
+        r.stoppedByToken = g.stoppedByToken;
         std::vector<std::int64_t> text = g.tokens;
         if (g.stoppedByToken) {
             text.pop_back();
