@@ -17,6 +17,7 @@
 #include "models/visual_encoder.h"
 #include "pipeline/resource_usage.h"
 #include "tokenizer/bpe_tokenizer.h"
+#include "tokenizer/utf8.h"
 #include "util/device.h"
 #include "util/error.h"
 #include "video/sampling_rule.h"
@@ -330,7 +331,9 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
             pending += bytes;
             std::size_t cut = completeUtf8Prefix(pending);
             if (cut > 0) {
-                o.onText(pending.substr(0, cut));
+                // Invalid bytes (a random or byte-level model's) become U+FFFD as decode() makes
+                // them: the pieces concatenate to the answer.
+                o.onText(lossyUtf8(pending.substr(0, cut)));
                 pending.erase(0, cut);
             }
         };
@@ -347,7 +350,7 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         resetDevicePeakMemory(device);
         GenerationResult g = lm.generate(prompt, go);
         if (o.onText && !pending.empty()) {
-            o.onText(pending);  // a cut character at the end: the raw bytes, as generated
+            o.onText(lossyUtf8(pending));  // a cut character at the end
         }
         r.stages.push_back({"prefill", g.prefillSeconds, prefillRss, false, prefillReserved});
         r.stages.push_back(

@@ -73,7 +73,8 @@ struct AskOptions {
     double temperature = 0;
     double topP = 1;
     std::string system;  ///< empty: the prompt format's default (chat_prompt.h)
-    std::function<void(const std::string&)> onText;  ///< streamed UTF-8 pieces
+    /// Streamed pieces of the answer, valid UTF-8 that concatenates to AskReport::answer.
+    std::function<void(const std::string&)> onText;
 };
 
 struct AskReport {

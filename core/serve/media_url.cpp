@@ -196,16 +196,21 @@ std::string resolveMediaFile(const std::string& mediaRoot, const std::string& pa
                        "this server reads no files: it was started without --media-root",
                        {kWhere, field, "a data: URL", "a file: URL"});
     }
-    // The path relative to the root (lexically; `..` inside is left for resolveInside, which
-    // also resolves symlinks and refuses whatever ends up outside).
-    const fs::path root = fs::path(mediaRoot).lexically_normal();
-    const fs::path rel = fs::path(path).lexically_normal().lexically_relative(root);
+    // The path relative to the root as given (made absolute) or as resolved (a root reached
+    // through a symlink), lexically; resolveInside then resolves symlinks inside and refuses
+    // whatever ends up outside.
+    std::error_code ec;
+    const fs::path given = fs::absolute(mediaRoot, ec).lexically_normal();
+    const fs::path wanted = fs::path(path).lexically_normal();
+    fs::path rel = wanted.lexically_relative(given);
     if (rel.empty() || *rel.begin() == "..") {
+        rel = wanted.lexically_relative(fs::weakly_canonical(given, ec));
+    }
+    if (rel.empty() || *rel.begin() == ".." || rel == ".") {
         throw ApiError(400, "invalid_request_error", "the video is outside the media root",
                        {kWhere, field, "a file under " + mediaRoot, printableExcerpt(path, 200)});
     }
-    const std::string resolved = resolveInside(mediaRoot, rel.string(), kWhere, field);
-    std::error_code ec;
+    const std::string resolved = resolveInside(given.string(), rel.string(), kWhere, field);
     if (!fs::is_regular_file(resolved, ec)) {
         throw ApiError(404, "invalid_request_error", "no such video file under the media root",
                        {kWhere, field, "an existing file", printableExcerpt(path, 200)});

@@ -74,9 +74,9 @@ class TestServeOpenAi : public QObject {
     }
 
     // Runs requests through the openai package against `base`.
-    json chat(const json& requests, const QString& base = {}) {
+    json chat(const std::vector<json>& requests, const QString& base = {}) {
         const std::string file = test::tempDir() + "/requests.json";
-        test::writeText(file, requests.dump());
+        test::writeText(file, json(requests).dump());
         auto r = test::runPython("serve_client.py",
                                  {"chat", base.isEmpty() ? server_->url() : base,
                                   QString::fromStdString(file)});
@@ -194,7 +194,7 @@ class TestServeOpenAi : public QObject {
         };
         const std::vector<Case> cases = {{"once", 8}, {"spatial-pool", 49}, {"tome", 30},
                                          {"once", 20}};
-        json requests = json::array();
+        std::vector<json> requests;
         for (const Case& c : cases) {
             requests.push_back(fileRequest({{"method", c.method}, {"budget", c.budget}}));
         }
