@@ -48,6 +48,13 @@ set(ONCE_CORE_PUBLIC_HEADERS
     models/visual_encoder.h
     pipeline/chat_prompt.h
     pipeline/session.h
+    serve/access.h
+    serve/chat_request.h
+    serve/http_server.h
+    serve/media_url.h
+    serve/metrics.h
+    serve/remote_client.h
+    serve/serve_engine.h
     session/session_file.h
     tokenizer/bpe_tokenizer.h
     tokenizer/gguf_chat.h

@@ -18,6 +18,8 @@ DEB_PACKAGES=(
   libqcustomplot-dev libgl-dev libqt6opengl6-dev libvulkan-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libpcre2-dev libicu-dev nlohmann-json3-dev
+  # `once serve`'s HTTP server, and curl, one of the clients its tests talk to it with (issue 29)
+  libcpp-httplib-dev curl
   xvfb xauth
   # a real window manager for the window-geometry test (app_studio_test_window_manager)
   openbox

@@ -73,7 +73,8 @@ struct AskOptions {
     double temperature = 0;
     double topP = 1;
     std::string system;  ///< empty: the prompt format's default (chat_prompt.h)
-    std::function<void(const std::string&)> onText;  ///< streamed UTF-8 pieces
+    /// Streamed pieces of the answer, valid UTF-8 that concatenates to AskReport::answer.
+    std::function<void(const std::string&)> onText;
 };
 
 struct AskReport {
@@ -96,6 +97,12 @@ struct AskReport {
     bool dense = true;
     std::int64_t budget = 0;
     std::string method;  ///< compressor used ("" when dense)
+    /// What was kept (compressed answers only; empty when dense): the output row of each source
+    /// token, frame-major over the video's [T, P] (−1 when dropped), and each row's codeword (−1
+    /// for methods without a codebook) — a compression result file's group_of_token and
+    /// codeword_ids (compress/result_file.h).
+    std::vector<std::int64_t> groupOfToken, codewordIds;
+    bool stoppedByToken = false;  ///< generation ended at a stop token (else at maxNewTokens)
 };
 
 class Session {
@@ -106,8 +113,10 @@ class Session {
     Session(Session&&) noexcept;
 
     /// Decodes and encodes a video with the model folder's vision encoder (encoderBackbone()),
-    /// built on the first call and kept for the next videos.
-    void loadVideo(const std::string& path, Progress* progress = nullptr);
+    /// built on the first call and kept for the next videos. `sampling`: a rule for this video
+    /// instead of SessionOptions::sampling (the server's per-request sampling).
+    void loadVideo(const std::string& path, Progress* progress = nullptr,
+                   const std::string& sampling = {});
     /// Uses a feature file (setVideo of its contents).
     void loadFeatures(const std::string& path);
     /// Uses a video encoded elsewhere (the studio's, a feature file's). `origin` names it in
