@@ -70,6 +70,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     util/exception_text.h
     util/json_file.h
     util/progress.h
+    util/regular_file.h
     util/work_counters.h
     video/sampling_rule.h
     video/video_reader.h

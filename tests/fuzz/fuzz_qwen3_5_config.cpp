@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/models/qwen3_5/qwen3_5_config.cpp core/models/qwen3_5/qwen3_5_video_config.cpp core/models/qwen3_5/qwen3_5_positions.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp
+// fuzz-sources: core/models/qwen3_5/qwen3_5_config.cpp core/models/qwen3_5/qwen3_5_video_config.cpp core/models/qwen3_5/qwen3_5_positions.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp core/util/regular_file.cpp
 // clang-format on
 // libFuzzer target for a Qwen3.5 folder's settings: config.json (Qwen3_5Config::parse), the video
 // processor object (Qwen3_5VideoSettings::fromJson, then smart resize and timestamps with

@@ -1,4 +1,5 @@
 // fuzz-sources: core/io/torch_pickle.cpp core/io/pickle_scan.cpp core/io/mapped_file.cpp
+// fuzz-sources: core/util/regular_file.cpp
 // fuzz-sources: core/io/dtype.cpp core/util/error.cpp
 // fuzz-needs: torch
 // libFuzzer target for PyTorch .pt files (readTorchStateDict: zip, pickle scan, LibTorch's
