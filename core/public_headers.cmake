@@ -42,6 +42,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     models/generation.h
     models/gguf_file.h
     models/gguf_header.h
+    models/hub_cache.h
     models/prefill_flops.h
     models/qwen2_config.h
     models/qwen2_model.h
