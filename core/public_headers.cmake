@@ -42,6 +42,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     models/generation.h
     models/gguf_file.h
     models/gguf_header.h
+    models/hub_cache.h
     models/prefill_flops.h
     models/qwen2_config.h
     models/qwen2_model.h
@@ -77,6 +78,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     util/exception_text.h
     util/json_file.h
     util/progress.h
+    util/regular_file.h
     util/work_counters.h
     video/frame_stream.h
     video/sampling_rule.h

@@ -12,6 +12,7 @@
 #include "eval/results_file.h"
 #include "features/feature_file.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace once::cli {
 namespace {
@@ -124,10 +125,8 @@ int runSupport(const ArgParser& a) {
         }
     }
     if (a.has("groups")) {
-        std::ifstream in(a.get("groups"));
-        if (!in) {
-            fail("cannot read groups", a.get("groups"), "groups", "a text file", "no access");
-        }
+        // One group name per feature file: 64 MiB is far more than any run has videos.
+        std::istringstream in(readRegularFile(a.get("groups"), std::size_t(64) << 20, "groups"));
         for (std::string line; std::getline(in, line);) {
             o.groups.push_back(line);
         }
@@ -168,10 +167,7 @@ int runBreakEven(const ArgParser& a) {
     }
     std::vector<BreakEvenRow> rows;
     if (a.has("results")) {
-        if (!std::ifstream(a.get("results"))) {
-            fail("results file not found", a.get("results"), "results",
-                 "a file written by `once eval`", "missing");
-        }
+        requireRegularFile(a.get("results"), "results");
         rows = breakEvenFromResults(readResults(a.get("results")), offline);
         if (rows.empty()) {
             fail("no compressed records with dense records of the same questions", a.get("results"),

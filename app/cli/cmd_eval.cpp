@@ -17,6 +17,7 @@
 #include "eval/results_file.h"
 #include "eval/results_merge.h"
 #include "eval/runner.h"
+#include "models/backbone.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
@@ -38,7 +39,9 @@ void declareRun(ArgParser& p) {
     p.option("benchmark", "NAME", "mvbench, egoschema, videomme or longvideobench")
         .option("annotations", "PATH", "annotation file or folder (see docs/evaluation.md)")
         .option("videos", "DIR", "folder with the benchmark's videos")
-        .option("model", "DIR", "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5)")
+        .option("model", "DIR|ORG/NAME",
+                "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5), or its "
+                "repository in the hub cache (HF_HUB_CACHE)")
         .option("methods", "LIST", "compressors of the registry, comma-separated", "once")
         .option("param", "METHOD.KEY=VALUE", "compressor parameter (repeatable)")
         .option("budgets", "LIST", "visual token budgets, comma-separated",
@@ -115,13 +118,15 @@ int runEval(const ArgParser& a) {
         }
     }
     EvalOptions o;
-    o.session.modelDir = a.get("model");
+    o.session.modelDir = modelFrom(a);
     o.session.device = a.get("device");
     const DtypeChoice dtype = dtypeFrom(a);
     o.session.dtype = dtype.resolved;
     o.session.codebook = a.getOr("codebook", "");
     o.session.backbone = backboneFrom(a, false);
-    o.session.sampling = samplingFrom(a, o.session.backbone);
+    const SamplingChoice sampling = samplingFrom(a, o.session.backbone, o.session.modelDir);
+    o.session.sampling = sampling.rule;
+    printNotices({sampling.notice});
     o.session.positions = a.get("positions");
     o.session.poolStride = int(a.getInt("pool-stride"));
     o.session.promptFormat = a.get("prompt-format");

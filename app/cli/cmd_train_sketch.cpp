@@ -8,6 +8,7 @@
 #include "cli/video_options.h"
 #include "cluster/shard.h"
 #include "encode/decode_encode.h"
+#include "models/backbone.h"
 #include "models/visual_encoder.h"
 #include "train/sketch_cache.h"
 #include "util/error.h"
@@ -27,7 +28,9 @@ void declare(ArgParser& p) {
                 "cache folder: new, empty, or a cache of an earlier run with the same options, "
                 "which the run resumes (a stopped run keeps every finished video)",
                 std::nullopt, "-o")
-        .option("model", "DIR", "Hugging Face model folder of the backbone", std::string(""))
+        .option("model", "DIR|ORG/NAME",
+                "Hugging Face model folder of the backbone, or its repository in the hub cache",
+                std::string(""))
         .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
         .option("bins", "L", "timeline bins (1: single-bin ablation)", std::string("4"))
         .option("R", "R", "source tokens per representative", std::string("256"))
@@ -71,10 +74,12 @@ int run(const ArgParser& a) {
     o.validate();  // before a video is decoded
     const std::string backbone = backboneFrom(a, true);
     EncoderOptions eo;
-    eo.modelDir = a.get("model");
+    eo.modelDir = modelFrom(a);
     eo.device = a.get("device");
     DecodeEncodeOptions de;
-    de.sampling = SamplingRule::parse(samplingFrom(a, backbone));
+    const SamplingChoice sampling = samplingFrom(a, backbone, eo.modelDir);
+    de.sampling = SamplingRule::parse(sampling.rule);
+    printNotices({sampling.notice});
     de.limits = videoLimitsFrom(a);
     const VideoEncodeFn encode = lazyDecodeEncode(backbone, eo, de);
     auto corpus = readCorpusManifest(a.get("manifest"));

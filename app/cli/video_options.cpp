@@ -5,6 +5,7 @@
 
 #include "cli/dtype_option.h"
 #include "models/backbone.h"
+#include "models/hub_cache.h"
 #include "models/visual_encoder.h"
 
 namespace once::cli {
@@ -17,12 +18,24 @@ void declareSampling(ArgParser& p) {
     p.option("sampling", "RULE",
              "frames to use: uniform:N | fps:F | fps:F:MIN:MAX, optionally @START-END seconds "
              "(e.g. uniform:32, fps:2:4:256@10-20); default: the backbone's (" +
-                 defaults + ", uniform:32 for demo)")
+                 defaults +
+                 ", uniform:32 for demo; Qwen3.5: the model folder's video processor settings, "
+                 "as transformers samples, fps:2:4:768 without them; the paper's is "
+                 "fps:2:4:256)")
         .alias("sample");
 }
 
-std::string samplingFrom(const ArgParser& a, const std::string& backbone) {
-    return a.has("sampling") ? a.get("sampling") : defaultSampling(backbone);
+SamplingChoice samplingFrom(const ArgParser& a, const std::string& backbone,
+                            const std::string& modelDir) {
+    if (a.has("sampling")) {
+        return {a.get("sampling"), {}};
+    }
+    return defaultSamplingFor(backbone, modelDir);
+}
+
+std::string modelFrom(const ArgParser& a) {
+    const std::string model = a.getOr("model", "");
+    return model.empty() ? model : resolveModelFolder(model);
 }
 
 void declareBackbone(ArgParser& p, bool withEncoders) {
@@ -44,7 +57,7 @@ void declareBackbone(ArgParser& p, bool withEncoders) {
 
 std::string backboneFrom(const ArgParser& a, bool withEncoders) {
     const std::string b = a.get("backbone");
-    const std::string model = a.getOr("model", "");
+    const std::string model = modelFrom(a);
     if (b != "auto") {
         return b;
     }
@@ -111,7 +124,9 @@ VideoLimits videoLimitsFrom(const ArgParser& a) {
 
 void printNotices(const std::vector<std::string>& notices) {
     for (const std::string& n : notices) {
-        std::cerr << "note: " << n << "\n";
+        if (!n.empty()) {
+            std::cerr << "note: " << n << "\n";
+        }
     }
 }
 

@@ -2,20 +2,24 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "cluster/shard_encode.h"
 #include "io/file_kind.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace fs = std::filesystem;
 
 namespace once {
 namespace {
+
+/// Largest manifest (and list of finished videos) read: some 2 million lines of a long path.
+constexpr std::size_t kMaxBatchManifestBytes = std::size_t(512) << 20;
 
 /// "a/b/clip.mp4" -> "a__b__clip.safetensors"; "../x/frames/" -> "up__x__frames.safetensors"
 std::string outputName(const fs::path& relative) {
@@ -52,10 +56,7 @@ void uniqueOutputs(std::vector<BatchItem>& items) {
 }
 
 std::vector<BatchItem> listManifest(const std::string& manifest) {
-    std::ifstream in(manifest);
-    if (!in) {
-        fail("cannot open the manifest", manifest, "path", "a readable JSONL file", "unreadable");
-    }
+    std::istringstream in(readRegularFile(manifest, kMaxBatchManifestBytes, "path"));
     const fs::path base = fs::path(manifest).parent_path();
     std::vector<BatchItem> items;
     std::string line;
@@ -113,7 +114,11 @@ std::vector<BatchItem> listFolder(const std::string& folder) {
 
 std::map<std::string, nlohmann::json> readFinished(const std::string& path) {
     std::map<std::string, nlohmann::json> out;
-    std::ifstream in(path);
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        return out;
+    }
+    std::istringstream in(readRegularFile(path, kMaxBatchManifestBytes, "finished list"));
     std::string line;
     while (std::getline(in, line)) {
         try {

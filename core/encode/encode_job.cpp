@@ -52,6 +52,7 @@ EncodedVideo encodeVideo(const std::string& video, VisualEncoder& encoder,
         report->sourceSha256 = f.sourceSha256;
         report->info = d.info;
         report->frames = f.numFrames();
+        report->sampledFrames = std::int64_t(d.frameIndices.size());
         report->patches = f.patchesPerFrame();
         report->dim = f.dim();
         report->gridH = f.gridH;
@@ -84,6 +85,7 @@ std::string encodeReportJson(const EncodeReport& r) {
         {"notices", r.notices},
         {"source_sha256", r.sourceSha256},
         {"frames", r.frames},
+        {"sampled_frames", r.sampledFrames},
         {"patches", r.patches},
         {"dim", r.dim},
         {"grid", std::to_string(r.gridH) + "x" + std::to_string(r.gridW)},

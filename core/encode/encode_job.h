@@ -24,7 +24,8 @@ struct EncodeOptions {
 struct EncodeReport {
     std::string video, output, backbone, sampling, sourceSha256;
     VideoInfo info;
-    std::int64_t frames = 0, patches = 0, dim = 0;
+    /// frames: of the features (Qwen3.5: temporal pairs); sampledFrames: decoded from the video.
+    std::int64_t frames = 0, sampledFrames = 0, patches = 0, dim = 0;
     int gridH = 0, gridW = 0;
     double decodeSeconds = 0, encodeSeconds = 0, totalSeconds = 0;
     std::vector<std::string> notices;  ///< the encoder's (VisualEncoder::notices)

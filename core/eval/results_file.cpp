@@ -10,6 +10,7 @@
 
 #include "util/error.h"
 #include "util/json_file.h"
+#include "util/regular_file.h"
 
 namespace fs = std::filesystem;
 
@@ -34,18 +35,13 @@ Scan scan(const std::string& path) {
     if (fs::is_directory(status)) {
         fail("the results file is a folder", path, "output", "a JSON Lines file", "a folder");
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        fail("cannot read the results file", path, "output", "a readable file", "no read access");
-    }
+    RegularFile in = RegularFile::open(path, "output");  // a FIFO is refused, not waited on
     s.exists = true;
     std::string line;
     std::uint64_t total = 0;
     int lineNo = 0;
     char buf[1 << 16];
-    while (in) {
-        in.read(buf, sizeof buf);
-        const std::size_t got = std::size_t(in.gcount());
+    while (const std::size_t got = in.read(buf, sizeof buf)) {
         total += got;
         if (total > kMaxResultsFileBytes) {
             fail("results file too large", path, "output",
@@ -74,9 +70,6 @@ Scan scan(const std::string& path) {
             fail("results line too long", path, "line " + std::to_string(lineNo + 1),
                  "at most " + std::to_string(kMaxResultsLineBytes) + " bytes", "more");
         }
-    }
-    if (in.bad()) {
-        fail("read error", path, "output", "a readable file", "an I/O error");
     }
     s.completeBytes = total - line.size();
     s.tail = std::move(line);

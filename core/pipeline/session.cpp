@@ -86,7 +86,7 @@ struct Session::State {
     std::vector<std::string> notices;  ///< how the folder was read, for the user
 
     void addNotice(const std::string& n) {
-        if (std::find(notices.begin(), notices.end(), n) == notices.end()) {
+        if (!n.empty() && std::find(notices.begin(), notices.end(), n) == notices.end()) {
             notices.push_back(n);
         }
     }
@@ -101,15 +101,19 @@ struct Session::State {
 SessionOptions resolveSessionOptions(SessionOptions o) {
     o.backbone = resolveBackbone(o.backbone, o.modelDir);
     if (o.sampling.empty()) {
-        o.sampling = defaultSampling(o.backbone);
+        o.sampling = defaultSamplingFor(o.backbone, o.modelDir).rule;
     }
     return o;
 }
 
 Session::Session(SessionOptions options) {
     s_ = std::make_unique<State>();
+    const bool samplingDefaulted = options.sampling.empty();
     s_->options = resolveSessionOptions(std::move(options));
     const SessionOptions& o = s_->options;
+    if (samplingDefaulted) {
+        s_->addNotice(defaultSamplingFor(o.backbone, o.modelDir).notice);
+    }
     BackboneOptions bo;
     bo.modelDir = o.modelDir;
     bo.device = o.device;

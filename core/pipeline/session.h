@@ -37,8 +37,9 @@ struct SessionOptions {
     /// parameters (`--param key=value`); AskOptions can override both per question.
     std::string method = "once";
     std::map<std::string, std::string> params{};
-    /// Frame sampling rule; empty: the backbone's default (uniform:32 for LLaVA-OneVision,
-    /// fps:2:4:256 for Qwen3.5: the paper's settings).
+    /// Frame sampling rule; empty: the default for the backbone and folder (defaultSamplingFor:
+    /// uniform:32 for LLaVA-OneVision; for Qwen3.5 the folder's video processor settings, as
+    /// transformers samples, named in a notice).
     std::string sampling{};
     int poolStride = 1;
     /// "auto" or a format of the backbone: LLaVA "llava-next" | "chat-template"
@@ -51,7 +52,8 @@ struct SessionOptions {
 };
 
 /// `options` with the backbone detected from the model folder (or checked against it) and an
-/// empty sampling replaced by the backbone's default. Throws OnceError naming config.json.
+/// empty sampling replaced by the default for the backbone and folder (defaultSamplingFor).
+/// Throws OnceError naming config.json or the processor file and field.
 SessionOptions resolveSessionOptions(SessionOptions options);
 
 struct StageReport {

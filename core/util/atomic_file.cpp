@@ -6,10 +6,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <limits>
 
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace once {
 
@@ -64,13 +64,7 @@ void writeFileAtomically(const std::string& path, const std::string& contents) {
 }
 
 std::string readWholeFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        fail("cannot open file", path, {}, "a readable file", "missing or unreadable");
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return readRegularFile(path, std::numeric_limits<std::size_t>::max());
 }
 
 }  // namespace once

@@ -16,6 +16,7 @@ extern "C" {
 
 #include "util/error.h"
 #include "util/json_file.h"
+#include "util/regular_file.h"
 
 namespace once::ffmpeg {
 namespace {
@@ -90,6 +91,9 @@ void Source::open(const std::string& path, Progress* progress) {
     if (std::filesystem::is_directory(path, ec)) {
         fail("expected a video file, found a folder", path, "path", "a file", "a folder");
     }
+    // FFmpeg opens the name itself, blocking on a FIFO: refuse what is not a regular file
+    // first (util/regular_file.h).
+    requireRegularFile(path, "path");
     // Only this file is read, always as a local file ("file:" so that a name like
     // "concat:a|b" is not a protocol). Demuxers that open further resources are refused
     // by name before they start (concat and IMF open theirs in nested contexts that our

@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/models/qwen2_config.cpp core/models/processor_config.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp
+// fuzz-sources: core/models/qwen2_config.cpp core/models/processor_config.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp core/util/regular_file.cpp
 // clang-format on
 // libFuzzer target for a model folder's settings: config.json's language-model part
 // (Qwen2Config::fromJson) and the processor files (processor_config.json with nested processors,

@@ -1,10 +1,12 @@
 #include "session/model_folder.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <nlohmann/json.hpp>
 
 #include "models/backbone.h"
+#include "models/hub_cache.h"
 #include "util/error.h"
 #include "util/json_file.h"
 
@@ -20,7 +22,10 @@ std::string ModelFolder::hubExamples() {
     return examples;
 }
 
-ModelFolder ModelFolder::inspect(const QString& path) {
+ModelFolder ModelFolder::inspect(const QString& given) {
+    // A hub cache repository folder is its snapshot of refs/main.
+    const QString path = QFile::decodeName(QByteArray::fromStdString(
+        once::resolveModelFolder(QFile::encodeName(given).toStdString())));
     const QFileInfo info(path);
     if (!info.isDir()) {
         once::fail("not a model folder", path.toStdString(), {}, "a folder",
@@ -54,7 +59,9 @@ ModelFolder ModelFolder::inspect(const QString& path) {
     // language model's sizes read.
     const once::ModelFolderInfo folderInfo = once::inspectModelFolder(folder);
     m.backbone = QString::fromStdString(folderInfo.backbone);
-    m.samplingDefault = QString::fromStdString(once::defaultSampling(folderInfo.backbone));
+    // The folder's own sampling where its backbone reads one (Qwen3.5's video processor).
+    m.samplingDefault =
+        QString::fromStdString(once::defaultSamplingFor(folderInfo.backbone, folder).rule);
     m.llm = folderInfo.llm;
     return m;
 }

@@ -221,6 +221,13 @@ const bool kRegistered = [] {
                           [](const nlohmann::json& config, const std::string& file) {
                               return LlmShape::of(Qwen3_5Config::fromJson(config, file).text,
                                                   "qwen3_5");
+                          },
+                      // transformers samples by the folder's video processor (fps, min and
+                      // max frames; its class cap is 768 frames), the paper by fps:2:4:256.
+                      .folderSampling =
+                          [](const std::string& dir) {
+                              const auto s = Qwen3_5VideoSettings::fromFolder(dir);
+                              return SamplingChoice{s.samplingRule(), s.samplingNotice()};
                           }});
     return true;
 }();

@@ -1,11 +1,13 @@
 #include "models/qwen3_5/qwen3_5_video_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
 #include "util/json_file.h"
+#include "video/sampling_rule.h"
 
 namespace once {
 namespace {
@@ -140,6 +142,40 @@ Qwen3_5VideoSettings Qwen3_5VideoSettings::fromFolder(const std::string& folder)
                " (processor_config.json's video_processor or video_preprocessor_config.json): "
                "using Qwen3VLVideoProcessor's defaults (131,072-786,432 pixels, mean = std = 0.5)";
     return s;
+}
+
+std::string Qwen3_5VideoSettings::samplingRule() const {
+    if (fps > 1e6) {
+        fail("the video processor's sampling rate is out of range",
+             source.empty() ? "Qwen3VLVideoProcessor" : source, "fps", "at most 1000000",
+             std::to_string(fps));
+    }
+    SamplingRule r;
+    r.kind = SamplingRule::Kind::Fps;
+    r.fps = fps;
+    r.maxFrames = int(std::min<std::int64_t>(maxFrames, kMaxSampledFrames));
+    r.minFrames = int(std::min<std::int64_t>(minFrames, r.maxFrames));
+    return r.toString();
+}
+
+std::string Qwen3_5VideoSettings::samplingNotice() const {
+    const std::string rule = samplingRule();
+    const std::string fpsText = rule.substr(4, rule.find(':', 4) - 4);  // "fps:F:MIN:MAX"
+    std::string n = "frame sampling " + rule + " as transformers samples this folder (fps " +
+                    fpsText + ", min_frames " + std::to_string(minFrames) + ", max_frames " +
+                    std::to_string(maxFrames) + " of " +
+                    (source.empty() ? "Qwen3VLVideoProcessor's defaults: the folder has no video "
+                                      "processor settings"
+                                    : source) +
+                    ")";
+    if (maxFrames > kMaxSampledFrames) {
+        n += "; max_frames capped at " + std::to_string(kMaxSampledFrames) +
+             ", the most frames a rule samples";
+    }
+    if (minFrames > maxFrames) {
+        n += "; min_frames above max_frames counts as max_frames, as in transformers";
+    }
+    return n + "; the paper's rule: --sampling fps:2:4:256";
 }
 
 std::pair<std::int64_t, std::int64_t> qwen3_5SmartResize(std::int64_t frames, std::int64_t height,

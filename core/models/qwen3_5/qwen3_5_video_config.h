@@ -33,6 +33,14 @@ struct Qwen3_5VideoSettings {
     std::string source;  ///< the file (and object) read; empty: class defaults
     std::string notice;  ///< non-empty when no file gave the settings
 
+    /// The frame sampling transformers' sample_frames applies with these settings, as a rule:
+    /// fps:FPS:MIN:MAX (min_frames above max_frames lowered to it, which gives the same count;
+    /// max_frames above kMaxSampledFrames capped there). Throws OnceError naming the file and
+    /// the fps field for a rate above 10^6 frames per second.
+    std::string samplingRule() const;
+    /// For the user: the rule, the file and values it came from, and the paper's rule.
+    std::string samplingNotice() const;
+
     /// From `folder`: processor_config.json's "video_processor" (transformers 5), else
     /// video_preprocessor_config.json (hub folders), else the class defaults with a notice.
     /// Throws OnceError naming the file and field for a malformed or out-of-range value, a
