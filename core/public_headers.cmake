@@ -69,6 +69,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     util/error.h
     util/exception_text.h
     util/json_file.h
+    util/json_text.h
     util/progress.h
     util/work_counters.h
     video/sampling_rule.h

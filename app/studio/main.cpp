@@ -4,6 +4,7 @@
 //   once-studio --session FILE     reopen a saved session (.oncesession)
 //   once-studio --screenshot PNG   load the demo, save a picture of the window, quit
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
@@ -11,6 +12,7 @@
 
 #include "app_settings.h"
 #include "main_window.h"
+#include "session/atomic_save.h"
 #include "session/studio_session.h"
 #include "studio_application.h"
 
@@ -90,7 +92,11 @@ int main(int argc, char** argv) {
                                  return;
                              }
                              QTimer::singleShot(500, &window, [&window, path] {
-                                 const bool ok = window.grab().save(path);
+                                 QBuffer png;
+                                 png.open(QIODevice::WriteOnly);
+                                 const bool ok =
+                                     window.grab().save(&png, "PNG") &&
+                                     once::studio::saveFileAtomically(path, png.data(), nullptr);
                                  std::fprintf(stderr, "%s %s\n", ok ? "saved" : "could not save",
                                               qPrintable(path));
                                  window.close();
