@@ -3,6 +3,7 @@
 
 #include "cli/command.h"
 #include "cli/dtype_option.h"
+#include "cli/output_options.h"
 #include "cli/video_options.h"
 #include "cluster/shard_encode.h"
 #include "encode/batch_encode.h"
@@ -35,6 +36,9 @@ void declare(ArgParser& p) {
                 "ignores them",
                 std::string(""))
         .flag("json", "print a one-object JSON summary on stdout (no progress bar)");
+    declareOverwrite(p,
+                     "; with --out-dir also a file of an output's name that the batch did not "
+                     "write (without it such a file is refused and left alone)");
     declareVideoModelOptions(p, false);
 }
 
@@ -51,9 +55,9 @@ int runBatch(const ArgParser& a, const EncodeOptions& o) {
     }
     BatchReport r = encodeBatchShard(input, outDir, o, shard, &progress);
     if (a.flagSet("json")) {
-        nlohmann::json j = nlohmann::json::parse(batchReportJson(r, outDir));
+        nlohmann::json j = batchReportJson(r, outDir);
         j["dtype"] = dtypeJson(dtypeFrom(a));
-        std::cout << j.dump() << "\n";
+        printJson(j, -1);
     } else {
         std::cout << "encoded " << r.encoded << ", skipped " << r.skipped << " (already done), "
                   << "failed " << r.failures.size() << " of " << r.total << " video(s) -> "
@@ -72,6 +76,7 @@ int run(const ArgParser& a) {
     o.encoder.device = a.get("device");
     o.encoder.dtype = dtypeFrom(a).resolved;
     o.encoder.poolStride = int(a.getInt("pool-stride"));
+    o.replace = replaceFrom(a);
     o.sampling = SamplingRule::parse(samplingFrom(a, o.backbone));
     o.videoLimits = videoLimitsFrom(a);
     o.storeDtype = a.get("store-dtype");
@@ -91,9 +96,9 @@ int run(const ArgParser& a) {
     EncodeReport r = encodeVideoToFile(a.get("VIDEO"), a.get("output"), o, &progress);
     printNotices(r.notices);
     if (a.flagSet("json")) {
-        nlohmann::json j = nlohmann::json::parse(encodeReportJson(r));
+        nlohmann::json j = encodeReportJson(r);
         j["dtype"] = dtypeJson(dtypeFrom(a));
-        std::cout << j.dump() << "\n";
+        printJson(j, -1);
     } else {
         std::cout << "encoded " << r.frames << " frames of " << r.video << " (" << r.info.codec
                   << " " << r.info.width << "x" << r.info.height << ", " << r.info.frameCount
