@@ -77,6 +77,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     util/error.h
     util/exception_text.h
     util/json_file.h
+    util/json_text.h
     util/progress.h
     util/regular_file.h
     util/work_counters.h

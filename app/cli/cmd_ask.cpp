@@ -9,6 +9,8 @@
 
 #include "cli/command.h"
 #include "cli/dtype_option.h"
+#include "cli/generation_options.h"
+#include "cli/output_options.h"
 #include "cli/video_options.h"
 #include "compress/token_compressor.h"
 #include "models/backbone.h"
@@ -28,14 +30,13 @@ void declare(ArgParser& p) {
         .option("method", "NAME", "compressor of the registry (once, or a baseline)", "once")
         .option("param", "KEY=VALUE", "compressor parameter (repeatable)")
         .option("budget", "B", "visual token budget")
+        .integerIn(1, kMaxIntOption)
         .flag("dense", "no compression: all visual tokens (the reference)")
-        .option("question", "TEXT", "the question")
-        .option("max-new-tokens", "N", "longest answer in tokens", "16")
-        .option("temperature", "T", "0: greedy (the paper's evaluation)", "0")
-        .option("top-p", "P", "nucleus mass when sampling", "1")
-        .option("system", "TEXT",
-                "system prompt (default: 'You are a helpful assistant.' with the llava-next "
-                "format, none with the llava-hf chat template and with Qwen3.5)")
+        .option("question", "TEXT", "the question");
+    declareGenerationOptions(p, 16, "0: greedy (the paper's evaluation)");
+    p.option("system", "TEXT",
+             "system prompt (default: 'You are a helpful assistant.' with the llava-next "
+             "format, none with the llava-hf chat template and with Qwen3.5)")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
         .flag("json", "print a JSON report instead of streaming");
     declareVideoModelOptions(p, true);
@@ -159,7 +160,7 @@ int run(const ArgParser& a) {
                                {"cached", s.cached}});
     }
     j["cuda_peak_reserved_bytes"] = peakReserved;
-    std::cout << j.dump(2) << "\n";
+    printJson(j);
     return 0;
 }
 

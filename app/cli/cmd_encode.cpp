@@ -3,6 +3,7 @@
 
 #include "cli/command.h"
 #include "cli/dtype_option.h"
+#include "cli/output_options.h"
 #include "cli/video_options.h"
 #include "cluster/shard_encode.h"
 #include "encode/batch_encode.h"
@@ -39,6 +40,9 @@ void declare(ArgParser& p) {
                 "ignores them",
                 std::string(""))
         .flag("json", "print a one-object JSON summary on stdout (no progress bar)");
+    declareOverwrite(p,
+                     "; with --out-dir also a file of an output's name that the batch did not "
+                     "write (without it such a file is refused and left alone)");
     declareVideoModelOptions(p, false);
 }
 
@@ -55,9 +59,9 @@ int runBatch(const ArgParser& a, const EncodeOptions& o) {
     }
     BatchReport r = encodeBatchShard(input, outDir, o, shard, &progress);
     if (a.flagSet("json")) {
-        nlohmann::json j = nlohmann::json::parse(batchReportJson(r, outDir));
+        nlohmann::json j = batchReportJson(r, outDir);
         j["dtype"] = dtypeJson(dtypeFrom(a));
-        std::cout << j.dump() << "\n";
+        printJson(j, -1);
     } else {
         std::cout << "encoded " << r.encoded << ", skipped " << r.skipped << " (already done), "
                   << "failed " << r.failures.size() << " of " << r.total << " video(s) -> "
@@ -76,6 +80,7 @@ int run(const ArgParser& a) {
     o.encoder.device = a.get("device");
     o.encoder.dtype = dtypeFrom(a).resolved;
     o.encoder.poolStride = int(a.getInt("pool-stride"));
+    o.replace = replaceFrom(a);
     const SamplingChoice sampling = samplingFrom(a, o.backbone, o.encoder.modelDir);
     o.sampling = SamplingRule::parse(sampling.rule);
     printNotices({sampling.notice});
@@ -97,9 +102,9 @@ int run(const ArgParser& a) {
     EncodeReport r = encodeVideoToFile(a.get("VIDEO"), a.get("output"), o, &progress);
     printNotices(r.notices);
     if (a.flagSet("json")) {
-        nlohmann::json j = nlohmann::json::parse(encodeReportJson(r));
+        nlohmann::json j = encodeReportJson(r);
         j["dtype"] = dtypeJson(dtypeFrom(a));
-        std::cout << j.dump() << "\n";
+        printJson(j, -1);
     } else {
         // Qwen3.5 encodes frames in temporal pairs: 28 sampled frames are 14 feature frames.
         std::string frames = std::to_string(r.sampledFrames) + " frames";

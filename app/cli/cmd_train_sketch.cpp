@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/output_options.h"
 #include "cli/video_options.h"
 #include "cluster/shard.h"
 #include "encode/decode_encode.h"
@@ -32,14 +33,23 @@ void declare(ArgParser& p) {
                 "Hugging Face model folder of the backbone, or its repository in the hub cache",
                 std::string(""))
         .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
+        // Types here (exit 2); ranges in SketchCacheOptions::validate (exit 1, as in the studio).
         .option("bins", "L", "timeline bins (1: single-bin ablation)", std::string("4"))
+        .integerIn(kMinIntOption, kMaxIntOption)
         .option("R", "R", "source tokens per representative", std::string("256"))
+        .finiteNumber()
         .option("m-min", "N", "smallest sketch per video", std::string("16"))
+        .anyInteger()
         .option("m-max", "N", "largest sketch per video (before the cap)", std::string("128"))
+        .anyInteger()
         .option("cap", "N", "global representative cap (0: none)", std::string("5000000"))
+        .anyInteger()
         .option("iters", "N", "spherical-Lloyd rounds per bin", std::string("10"))
+        .integerIn(kMinIntOption, kMaxIntOption)
         .option("seed", "S", "seed of the per-bin Lloyd seeds", std::string("42"))
+        .integerIn(0, kMaxSeedOption)
         .option("shard-rows", "N", "representatives per shard", std::string("65536"))
+        .anyInteger()
         .option("shard", "I/N|none",
                 "sketch only the videos of task I of N (0-based; video v is in shard v mod N) "
                 "into a shard cache for `once train merge`; default: SLURM_ARRAY_TASK_ID/COUNT "
@@ -98,7 +108,7 @@ int run(const ArgParser& a) {
         {"seconds", s.seconds},
         {"tokens_per_second", s.seconds > 0 ? double(s.tokensThisRun) / s.seconds : 0.0}};
     if (a.flagSet("json")) {
-        std::cout << j.dump(2) << "\n";
+        printJson(j);
     } else {
         std::cout << "sketched " << s.done << " of " << s.videos << " video(s) (" << s.resumed
                   << " from an earlier run, " << s.failed << " failed): " << s.reps

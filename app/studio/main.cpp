@@ -4,6 +4,7 @@
 //   once-studio --open-session FILE   reopen a saved session (.oncesession; --session works too)
 //   once-studio --screenshot PNG   load the demo, save a picture of the window, quit
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "app_settings.h"
 #include "command_line.h"
 #include "main_window.h"
+#include "session/atomic_save.h"
 #include "session/studio_session.h"
 #include "studio_application.h"
 
@@ -105,7 +107,11 @@ int main(int argc, char** argv) {
                                  return;
                              }
                              QTimer::singleShot(500, &window, [&window, path] {
-                                 const bool ok = window.grab().save(path);
+                                 QBuffer png;
+                                 png.open(QIODevice::WriteOnly);
+                                 const bool ok =
+                                     window.grab().save(&png, "PNG") &&
+                                     once::studio::saveFileAtomically(path, png.data(), nullptr);
                                  std::fprintf(stderr, "%s %s\n", ok ? "saved" : "could not save",
                                               qPrintable(path));
                                  window.close();

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cluster/shard_encode.h"
+#include "encode/batch_outputs.h"
 #include "io/file_kind.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -133,12 +134,13 @@ std::map<std::string, nlohmann::json> readFinished(const std::string& path) {
     return out;
 }
 
-void writeFinished(const std::string& path, const std::map<std::string, nlohmann::json>& done) {
+void writeFinished(const std::string& path, const std::map<std::string, nlohmann::json>& done,
+                   OutputReplace replace) {
     std::string text;
     for (const auto& [_, j] : done) {
         text += j.dump() + "\n";
     }
-    writeFileAtomically(path, text);
+    writeFileAtomically(path, text, replace);
 }
 
 }  // namespace
@@ -192,6 +194,7 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
     // (encoded-shard-I-of-N.jsonl), and every list there counts as finished work, so a rerun
     // with or without --shard skips what any task finished.
     const std::string finishedPath = (fs::path(outDir) / shardFinishedListName(shard)).string();
+    checkFinishedList(finishedPath, options.replace);
     std::map<std::string, nlohmann::json> finished = readFinished(finishedPath);
     std::map<std::string, nlohmann::json> elsewhere;
     for (const auto& e : fs::directory_iterator(outDir, ec)) {
@@ -203,6 +206,30 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
         }
     }
     const std::string sampling = options.sampling.toString();
+    // Every output name before any video is encoded: a file the batch did not write is refused
+    // here, whole, rather than after hours of work (encode/batch_outputs.h). A finished output
+    // is skipped whether or not a list names it (a kill between the two writes, a lost list).
+    std::vector<BatchOutputCheck> outputs;
+    bool listed = true;
+    for (const BatchItem& it : items) {
+        outputs.push_back(checkBatchOutput((fs::path(outDir) / it.output).string(), it.video,
+                                           options.backbone, sampling, options.replace));
+        const BatchOutputCheck& o = outputs.back();
+        if (o.state == BatchOutputCheck::State::finished && !finished.count(it.output) &&
+            !elsewhere.count(it.output)) {
+            finished[it.output] = {{"video", it.video},
+                                   {"category", it.category},
+                                   {"features", it.output},
+                                   {"frames", o.frames},
+                                   {"backbone", options.backbone},
+                                   {"sampling", sampling},
+                                   {"source_sha256", o.sourceSha256}};
+            listed = false;
+        }
+    }
+    if (!listed) {
+        writeFinished(finishedPath, finished, options.replace);
+    }
 
     BatchReport report;
     report.total = std::int64_t(items.size());
@@ -215,14 +242,7 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
     for (std::size_t i = 0; i < items.size(); ++i) {
         const BatchItem& it = items[i];
         const fs::path out = fs::path(outDir) / it.output;
-        const nlohmann::json* done = nullptr;
-        if (auto f = finished.find(it.output); f != finished.end()) {
-            done = &f->second;
-        } else if (auto e = elsewhere.find(it.output); e != elsewhere.end()) {
-            done = &e->second;
-        }
-        if (done && fs::exists(out, ec) && done->value("backbone", "") == options.backbone &&
-            done->value("sampling", "") == sampling) {
+        if (outputs[i].state == BatchOutputCheck::State::finished) {
             ++report.skipped;
         } else {
             try {
@@ -230,7 +250,8 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
                     encoder = makeVisualEncoder(options.backbone, options.encoder);
                 }
                 EncodeReport r;
-                saveFeatureFile(encodeVideo(it.video, *encoder, options, &inner, &r), out.string());
+                saveFeatureFile(encodeVideo(it.video, *encoder, options, &inner, &r), out.string(),
+                                options.replace);
                 r.output = out.string();
                 finished[it.output] = {{"video", it.video},
                                        {"category", it.category},
@@ -239,7 +260,7 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
                                        {"backbone", r.backbone},
                                        {"sampling", r.sampling},
                                        {"source_sha256", r.sourceSha256}};
-                writeFinished(finishedPath, finished);
+                writeFinished(finishedPath, finished, options.replace);
                 report.reports.push_back(std::move(r));
                 ++report.encoded;
             } catch (const OnceError& e) {
@@ -253,7 +274,7 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
     return report;
 }
 
-std::string batchReportJson(const BatchReport& r, const std::string& outDir) {
+nlohmann::json batchReportJson(const BatchReport& r, const std::string& outDir) {
     nlohmann::json j;
     j["out_dir"] = outDir;
     j["manifest"] = (fs::path(outDir) / kBatchManifestName).string();
@@ -267,9 +288,9 @@ std::string batchReportJson(const BatchReport& r, const std::string& outDir) {
     }
     j["videos"] = nlohmann::json::array();
     for (const auto& rep : r.reports) {
-        j["videos"].push_back(nlohmann::json::parse(encodeReportJson(rep)));
+        j["videos"].push_back(encodeReportJson(rep));
     }
-    return j.dump();
+    return j;
 }
 
 }  // namespace once

@@ -1,12 +1,14 @@
 #pragma once
 // The encode job (DESIGN §1 front half): video -> sampled frames -> visual encoder -> feature
 // file with frame times, grid, backbone, sampling rule and the source's SHA-256.
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
 #include "encode/decode_encode.h"
 #include "features/feature_file.h"
 #include "models/visual_encoder.h"
+#include "util/atomic_file.h"
 #include "util/progress.h"
 #include "video/sampling_rule.h"
 #include "video/video_reader.h"
@@ -19,6 +21,9 @@ struct EncodeOptions {
     SamplingRule sampling;               ///< default uniform:32 (LLaVA-OneVision)
     std::string storeDtype = "float32";  ///< dtype of the stored features: float32 | bfloat16
     VideoLimits videoLimits{};           ///< decoding limits (docs/security.md)
+    /// What may stand at an output's name (`--overwrite`: anything but a folder); in a batch
+    /// also files the tool did not write (encode/batch_outputs.h).
+    OutputReplace replace = OutputReplace::regularFile;
 };
 
 struct EncodeReport {
@@ -41,7 +46,8 @@ EncodedVideo encodeVideo(const std::string& video, VisualEncoder& encoder,
 EncodeReport encodeVideoToFile(const std::string& video, const std::string& output,
                                const EncodeOptions& options, Progress* progress = nullptr);
 
-/// One-object JSON summary (what `once encode --json` prints).
-std::string encodeReportJson(const EncodeReport& report);
+/// One-object JSON summary (what `once encode --json` prints; util/json_text.h writes it,
+/// whatever bytes the video's name holds).
+nlohmann::json encodeReportJson(const EncodeReport& report);
 
 }  // namespace once

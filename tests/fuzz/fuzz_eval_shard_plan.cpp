@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "eval/results_merge.h"
@@ -23,7 +25,11 @@ void check(const once::EvalShardPlan& p) {
         std::abort();
     }
     std::int64_t last = -1;
+    std::set<std::string> ids;  // records are keyed by id: one position each
     for (const auto& q : p.questions) {
+        if (!ids.insert(q.id).second) {
+            std::abort();
+        }
         // Owned questions in strictly increasing position, inside the benchmark, of this
         // shard's videos.
         if (q.position <= last || q.position >= p.questionsTotal || q.video < 0 ||

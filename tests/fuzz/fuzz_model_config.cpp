@@ -68,10 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const once::SiglipPreprocessConfig c =
             once::SiglipPreprocessConfig::fromFolder(folder(), 384);
         check(c.height > 0 && c.width > 0 && c.height <= once::kMaxProcessorSide &&
-              c.width <= once::kMaxProcessorSide && c.rescaleFactor > 0 &&
-              std::isfinite(c.rescaleFactor));
+              c.width <= once::kMaxProcessorSide && c.rescaleFactor >= once::kMinRescaleFactor &&
+              c.rescaleFactor <= once::kMaxRescaleFactor);
         for (int k = 0; k < 3; ++k) {
-            check(std::isfinite(c.mean[k]) && std::isfinite(c.std[k]) && c.std[k] != 0);
+            check(std::abs(c.mean[k]) <= once::kMaxAbsImageMean &&
+                  c.std[k] >= once::kMinImageStd && c.std[k] <= once::kMaxImageStd);
         }
     } catch (const once::OnceError&) {
     }

@@ -1,7 +1,8 @@
 #pragma once
-// Writing charts to files. QCustomPlot renders PNG and PDF itself but has no SVG: SVG goes
-// through QSvgGenerator with the plot painting itself onto it. Qt Charts views render onto any
-// paint device the same way. All return false and set `error` instead of throwing.
+// Writing charts to files. A plot (QCustomPlot) or a Qt Charts view paints itself into a PNG
+// image, a QSvgGenerator or a QPdfWriter in memory; the bytes are then written through the
+// engine's AtomicFile (session/atomic_save.h: a temporary file renamed into place, a symlink at
+// the path refused). All return false and set `error` instead of throwing.
 #include <QString>
 
 class QCustomPlot;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "models/processor_config.h"  // normalisation ranges
 #include "util/error.h"
 #include "util/json_file.h"
 #include "video/sampling_rule.h"
@@ -80,10 +81,8 @@ Qwen3_5VideoSettings Qwen3_5VideoSettings::fromJson(const nlohmann::json& j,
     }
     if (const nlohmann::json* m = find("rescale_factor")) {
         s.rescaleFactor = jsonToNumber(*m, file, prefix + "rescale_factor");
-        if (!(s.rescaleFactor > 0)) {
-            fail("rescale factor must be positive", file, prefix + "rescale_factor", "> 0",
-                 std::to_string(s.rescaleFactor));
-        }
+        checkProcessorRange(s.rescaleFactor, kMinRescaleFactor, kMaxRescaleFactor, file,
+                            prefix + "rescale_factor");
     }
     if (const nlohmann::json* m = find("fps")) {
         s.fps = jsonToNumber(*m, file, prefix + "fps");
@@ -92,7 +91,7 @@ Qwen3_5VideoSettings Qwen3_5VideoSettings::fromJson(const nlohmann::json& j,
                  std::to_string(s.fps));
         }
     }
-    auto triple = [&](const char* key, std::array<double, 3>& v, bool positive) {
+    auto triple = [&](const char* key, std::array<double, 3>& v, double lo, double hi) {
         const nlohmann::json* m = find(key);
         if (!m) {
             return;
@@ -108,14 +107,12 @@ Qwen3_5VideoSettings Qwen3_5VideoSettings::fromJson(const nlohmann::json& j,
             fail("expected three channel values", file, f, "a number or [r, g, b]",
                  printableExcerpt(m->dump(), 60));
         }
-        for (double x : v) {
-            if (positive && !(x > 0)) {
-                fail("a channel value must be positive", file, f, "> 0", std::to_string(x));
-            }
+        for (std::size_t i = 0; i < 3; ++i) {
+            checkProcessorRange(v[i], lo, hi, file, f + "[" + std::to_string(i) + "]");
         }
     };
-    triple("image_mean", s.mean, false);
-    triple("image_std", s.std, true);
+    triple("image_mean", s.mean, -kMaxAbsImageMean, kMaxAbsImageMean);
+    triple("image_std", s.std, kMinImageStd, kMaxImageStd);
     return s;
 }
 
@@ -213,6 +210,9 @@ std::pair<std::int64_t, std::int64_t> qwen3_5SmartResize(std::int64_t frames, st
     std::int64_t wBar = pyRound(w / double(factor)) * factor;
     const std::int64_t tBar = pyRound(double(frames) / double(tf)) * tf;
     const double n = double(frames);
+    // The field that set the size: the minimum when it scaled the frame up, else the maximum
+    // that let it through.
+    const char* field = "size.longest_edge";
     if (double(tBar) * double(hBar) * double(wBar) > double(maxPixels)) {
         const double beta = std::sqrt((n * h * w) / double(maxPixels));
         hBar = std::max(factor, std::int64_t(std::floor(h / beta / double(factor))) * factor);
@@ -221,11 +221,24 @@ std::pair<std::int64_t, std::int64_t> qwen3_5SmartResize(std::int64_t frames, st
         const double beta = std::sqrt(double(s.minPixels) / (n * h * w));
         hBar = std::int64_t(std::ceil(h * beta / double(factor))) * factor;
         wBar = std::int64_t(std::ceil(w * beta / double(factor))) * factor;
+        field = "size.shortest_edge";
     }
-    if (hBar > kMaxQwen35FrameSide || wBar > kMaxQwen35FrameSide) {
-        fail("the resized frame is too large", {}, "size.shortest_edge",
-             "at most " + std::to_string(kMaxQwen35FrameSide) + " per side",
-             std::to_string(wBar) + " x " + std::to_string(hBar));
+    const std::string where = s.source.empty() ? "Qwen3VLVideoProcessor defaults" : s.source;
+    if (hBar > kMaxQwen35FrameSide || wBar > kMaxQwen35FrameSide ||
+        double(hBar) * double(wBar) > double(kMaxQwen35ResizedFramePixels)) {
+        fail("the processor settings resize each frame beyond the limit", where, field,
+             "at most " + std::to_string(kMaxQwen35ResizedFramePixels) + " pixels a frame",
+             std::to_string(wBar) + " x " + std::to_string(hBar) + " from " +
+                 std::to_string(width) + " x " + std::to_string(height));
+    }
+    // Merged tokens of the video: (t / temporal) · (h / factor) · (w / factor).
+    const double tokens = double(std::max(tBar, tf) / tf) * double(hBar / factor) *
+                          double(wBar / factor);
+    if (tokens > double(kMaxQwen35VideoTokens)) {
+        fail("the processor settings give the video more visual tokens than the limit", where,
+             field, "at most " + std::to_string(kMaxQwen35VideoTokens) + " tokens",
+             std::to_string(std::int64_t(tokens)) + " tokens (" + std::to_string(frames) +
+                 " frames of " + std::to_string(wBar) + " x " + std::to_string(hBar) + ")");
     }
     return {hBar, wBar};
 }
