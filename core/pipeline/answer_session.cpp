@@ -17,6 +17,7 @@
 #include "models/visual_encoder.h"
 #include "pipeline/resource_usage.h"
 #include "tokenizer/bpe_tokenizer.h"
+#include "tokenizer/utf8.h"
 #include "util/device.h"
 #include "util/error.h"
 #include "video/sampling_rule.h"
@@ -85,28 +86,34 @@ struct AnswerSession::State {
     std::vector<std::string> notices;  ///< how the folder was read, for the user
 
     void addNotice(const std::string& n) {
-        if (std::find(notices.begin(), notices.end(), n) == notices.end()) {
+        if (!n.empty() && std::find(notices.begin(), notices.end(), n) == notices.end()) {
             notices.push_back(n);
         }
     }
 
-    /// The content rows for a budget (or dense) with the source tokens of each row.
+    /// The content rows for a budget (or dense) with the source tokens of each row; the
+    /// codeword of each row into `codewords` when given (compressed only).
     VisualContent content(std::optional<std::int64_t> budget, const std::string& method,
-                          const std::map<std::string, std::string>& params, std::uint64_t seed);
+                          const std::map<std::string, std::string>& params, std::uint64_t seed,
+                          std::vector<std::int64_t>* codewords = nullptr);
 };
 
 AnswerSessionOptions resolveAnswerSessionOptions(AnswerSessionOptions o) {
     o.backbone = resolveBackbone(o.backbone, o.modelDir);
     if (o.sampling.empty()) {
-        o.sampling = defaultSampling(o.backbone);
+        o.sampling = defaultSamplingFor(o.backbone, o.modelDir).rule;
     }
     return o;
 }
 
 AnswerSession::AnswerSession(AnswerSessionOptions options) {
     s_ = std::make_unique<State>();
+    const bool samplingDefaulted = options.sampling.empty();
     s_->options = resolveAnswerSessionOptions(std::move(options));
     const AnswerSessionOptions& o = s_->options;
+    if (samplingDefaulted) {
+        s_->addNotice(defaultSamplingFor(o.backbone, o.modelDir).notice);
+    }
     BackboneOptions bo;
     bo.modelDir = o.modelDir;
     bo.device = o.device;
@@ -141,7 +148,8 @@ std::string AnswerSession::encoderBackbone() const {
     return s_->backbone->name();
 }
 
-void AnswerSession::loadVideo(const std::string& path, Progress* progress) {
+void AnswerSession::loadVideo(const std::string& path, Progress* progress,
+                              const std::string& sampling) {
     const at::Device device = s_->backbone->device();
     if (!s_->encoder) {
         EncoderOptions eo;
@@ -155,7 +163,7 @@ void AnswerSession::loadVideo(const std::string& path, Progress* progress) {
         }
     }
     DecodeEncodeOptions de;
-    de.sampling = SamplingRule::parse(s_->options.sampling);
+    de.sampling = SamplingRule::parse(sampling.empty() ? s_->options.sampling : sampling);
     de.limits = s_->options.videoLimits;
     resetPeakRss();
     resetDevicePeakMemory(device);
@@ -222,7 +230,8 @@ const std::vector<StageReport>& AnswerSession::loadStages() const {
 VisualContent AnswerSession::State::content(std::optional<std::int64_t> budget,
                                             const std::string& method,
                                             const std::map<std::string, std::string>& params,
-                                            std::uint64_t seed) {
+                                            std::uint64_t seed,
+                                            std::vector<std::int64_t>* codewords) {
     if (video.empty()) {
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
@@ -251,6 +260,10 @@ VisualContent AnswerSession::State::content(std::optional<std::int64_t> budget,
     c.rows = r->tokens;
     c.groupOfToken =
         r->groupOfToken.defined() ? r->groupOfToken.to(at::kCPU, at::kLong) : r->groupOfToken;
+    if (codewords && r->codewordIds.defined()) {
+        const at::Tensor ids = r->codewordIds.to(at::kCPU, at::kLong).contiguous();
+        codewords->assign(ids.data_ptr<std::int64_t>(), ids.data_ptr<std::int64_t>() + ids.numel());
+    }
     return c;
 }
 
@@ -285,8 +298,13 @@ AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, P
         r.method = o.method.empty() ? s_->options.method : o.method;
     }
     VisualContent content;
-    r.stages.push_back(timed("compress", lm.device(),
-                             [&] { content = s_->content(o.budget, o.method, o.params, o.seed); }));
+    r.stages.push_back(timed("compress", lm.device(), [&] {
+        content = s_->content(o.budget, o.method, o.params, o.seed, &r.codewordIds);
+    }));
+    if (content.groupOfToken.defined()) {
+        const at::Tensor g = content.groupOfToken.contiguous();
+        r.groupOfToken.assign(g.data_ptr<std::int64_t>(), g.data_ptr<std::int64_t>() + g.numel());
+    }
     r.sourceTokens = s_->video.numTokens();
     try {
         VideoPrompt prompt = lm.buildPrompt(s_->video, content, question, o.system);
@@ -321,7 +339,9 @@ AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, P
             pending += bytes;
             std::size_t cut = completeUtf8Prefix(pending);
             if (cut > 0) {
-                o.onText(pending.substr(0, cut));
+                // Invalid bytes (a random or byte-level model's) become U+FFFD as decode() makes
+                // them: the pieces concatenate to the answer.
+                o.onText(lossyUtf8(pending.substr(0, cut)));
                 pending.erase(0, cut);
             }
         };
@@ -338,12 +358,13 @@ AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, P
         resetDevicePeakMemory(device);
         GenerationResult g = lm.generate(prompt, go);
         if (o.onText && !pending.empty()) {
-            o.onText(pending);  // a cut character at the end: the raw bytes, as generated
+            o.onText(lossyUtf8(pending));  // a cut character at the end
         }
         r.stages.push_back({"prefill", g.prefillSeconds, prefillRss, false, prefillReserved});
         r.stages.push_back(
             {"generate", g.decodeSeconds, peakRssBytes(), false, devicePeakReservedBytes(device)});
         r.tokenIds = g.tokens;
+        r.stoppedByToken = g.stoppedByToken;
         std::vector<std::int64_t> text = g.tokens;
         if (g.stoppedByToken) {
             text.pop_back();

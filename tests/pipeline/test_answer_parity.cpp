@@ -1,8 +1,8 @@
 // The answer path against transformers' LlavaOnevisionForConditionalGeneration on a tiny random
 // model: the full multimodal prompt (ChatML + system turn, HF's own projected video features +
 // image_newline spliced at the placeholder) gives the same logits (F32, ≤ 1e-4) and greedy ids,
-// dense and with ONCE-compressed tokens injected as inputs_embeds; Session reports and errors;
-// `once ask --json`; the MVBench multiple-choice format.
+// dense and with ONCE-compressed tokens injected as inputs_embeds; AnswerSession reports and
+// errors; `once ask --json`; the MVBench multiple-choice format.
 #include <ATen/ATen.h>
 
 #include <QtTest>
@@ -113,7 +113,7 @@ class TestAnswerParity : public QObject {
         ao.onText = [&](const std::string& s) { streamed += s; };
         AskReport r = session.ask(kQuestion, ao);
         QCOMPARE(r.tokenIds, untilStop(wantIds, stops()));
-        QCOMPARE(streamed, tok.decodeBytes(r.tokenIds, true));
+        QCOMPARE(streamed, tok.decode(r.tokenIds, true));  // the pieces concatenate to the answer
         QCOMPARE(r.contentTokens, std::int64_t(12));
         QCOMPARE(r.layoutTokens, std::int64_t(1));
         QCOMPARE(r.promptTokens, want.size(0));

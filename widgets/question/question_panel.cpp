@@ -22,9 +22,11 @@
 
 #include "charts/chart_data.h"
 #include "charts/chart_export.h"
+#include "common/export_folder.h"
 #include "pipeline/answer_session.h"
 #include "question/answer_statistics.h"
 #include "session/methods.h"
+#include "session/model_folder.h"
 #include "session/question_controller.h"
 #include "session/studio_session.h"
 #include "session/video_data.h"
@@ -133,10 +135,8 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     auto saveAs = [this](const QString& title, const QString& name, const QString& filter,
                          bool (QuestionPanel::*save)(const QString&, QString*) const) {
         const QString path = QFileDialog::getSaveFileName(
-            this, title,
-            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QLatin1Char('/') +
-                name,
-            filter);
+            this, title, exportPath(name, QStandardPaths::DocumentsLocation), filter);
+        rememberExportFile(path);
         QString error;
         if (!path.isEmpty() && !(this->*save)(path, &error)) {
             QMessageBox::warning(this, tr("Export failed"), error);
@@ -196,6 +196,15 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
         connect(session_, signal, this, [this] {
             if (!task_->isRunning()) {
                 clearProblem();  // the cause may be gone; the next question tells
+                if (compressedFailed_) {
+                    // Nor does the failed column keep the old error (issue 30: it stayed after
+                    // the video was re-encoded with the model's encoder).
+                    compressedFailed_ = false;
+                    once_->clear();
+                    onceTitle_->setText(QStringLiteral("<b>%1</b>").arg(
+                        methods::title(session_->method()).toHtmlEscaped()));
+                    updateExportButtons();
+                }
             }
         });
     }
@@ -232,11 +241,20 @@ bool QuestionPanel::canAnswer() const {
 
 QString QuestionPanel::unavailableReason() const {
     if (!session_->model()) {
-        return tr(
-            "Answering needs a model folder (File ▸ Open Model Folder…), such as a "
-            "LLaVA-OneVision checkpoint. The demo encoder has no language model, so it "
-            "cannot answer; the overlay, the budget slider and the charts work without "
-            "one.");
+        // The demo encoder is named only once its features are open (issue 30: the first-start
+        // hint spoke of it before anything was loaded).
+        const VideoData& v = session_->video();
+        const QString why =
+            tr("Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face "
+               "checkpoint as downloaded, such as %1.")
+                .arg(QString::fromStdString(ModelFolder::hubExamples()));
+        if (!v.isEmpty() && v.backbone == "demo") {
+            return why + QLatin1Char(' ') +
+                   tr("The demo encoder has no language model, so it cannot answer; the "
+                      "overlay, the budget slider and the charts work without one.");
+        }
+        return why + QLatin1Char(' ') +
+               tr("The overlay, the budget slider and the charts work without one.");
     }
     if (session_->video().isEmpty()) {
         return tr("Open a video to ask about it.");
@@ -300,6 +318,7 @@ void QuestionPanel::onAsked(const QuestionController::Plan& plan) {
     clearProblem();
     dense_->clear();
     once_->clear();
+    compressedFailed_ = false;
     askedQuestion_ = question_->text().trimmed();
     fillStatistics(nullptr, nullptr);
     const QString title = methods::title(plan.method).toHtmlEscaped();
@@ -314,11 +333,27 @@ void QuestionPanel::onAnswered(const QuestionController::Outcome& outcome) {
     const QString title = method.toHtmlEscaped();
     showReports(outcome.dense.get(), outcome.compressed.get(), title);
     if (!outcome.compressedError.isEmpty()) {
+        compressedFailed_ = true;
         once_->setPlainText(tr("No %1 answer: %2").arg(method, outcome.compressedError));
         onceTitle_->setText(tr("<b>%1</b>: failed").arg(title));
         showProblem(tr("The %1 answer failed: %2").arg(method, outcome.compressedError),
                     outcome.backboneMismatch);
     }
+}
+
+void QuestionPanel::restoreAnswers(const QString& question, const QString& dense,
+                                   const QString& compressed) {
+    if (task_->isRunning()) {
+        return;  // a question being answered now wins
+    }
+    question_->setText(question);
+    askedQuestion_ = question;
+    fillStatistics(nullptr, nullptr);
+    dense_->setPlainText(dense);
+    once_->setPlainText(compressed);
+    denseTitle_->setText(tr("<b>Dense</b> (from the saved session)"));
+    onceTitle_->setText(tr("<b>Compressed</b> (from the saved session)"));
+    updateExportButtons();
 }
 
 void QuestionPanel::showAnswerReports(const once::AskReport* dense,

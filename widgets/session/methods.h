@@ -15,6 +15,8 @@ QStringList all();
 QString preferred();
 /// The display title, translated ("once" → "ONCE", "spatial-pool" → "Spatial pooling").
 QString title(const QString& method);
+/// The registry's one-line summary, translated ("" for a name the registry does not know).
+QString summary(const QString& method);
 /// The registry's capabilities (CompressorInfo), false for a name it does not know.
 /// Needs a codebook: no budget without one, budgets up to K.
 bool needsCodebook(const QString& method);
