@@ -10,6 +10,7 @@
 #include "cli/dtype_option.h"
 #include "cli/video_options.h"
 #include "compress/token_compressor.h"
+#include "models/backbone.h"
 #include "serve/access.h"
 #include "serve/http_server.h"
 #include "serve/serve_engine.h"
@@ -73,7 +74,7 @@ int run(const ArgParser& a) {
     s.device = a.get("device");
     s.dtype = dtypeFrom(a).resolved;
     s.codebook = a.getOr("codebook", "");
-    s.sampling = samplingFrom(a, s.backbone);
+    s.sampling = samplingFrom(a, s.backbone, s.modelDir).rule;
     s.positions = a.get("positions");
     s.promptFormat = a.get("prompt-format");
     s.videoLimits = videoLimitsFrom(a);
