@@ -69,6 +69,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     train/cache_reader.h
     train/codebook_fit_file.h
     train/codebook_metadata.h
+    train/corpus_manifest.h
     train/exemplar_pixels.h
     train/exemplar_selection.h
     train/sketch.h

@@ -62,7 +62,8 @@ std::string excerptAt(const nlohmann::json& j, const std::string& field) {
     return j.contains(field) ? printableExcerpt(j[field].dump(), 200) : "nothing";
 }
 
-// Output shards cut exactly as buildSketchCache cuts them (train/sketch_cache.cpp `flush`).
+// Output shards cut exactly as buildSketchCache cuts them (SketchCacheWriter::flush,
+// train/sketch_cache.cpp).
 struct Writer {
     fs::path dir;
     StageAManifest m;

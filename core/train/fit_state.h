@@ -2,8 +2,8 @@
 // The Stage-B resume state (`.fit-state`, a safetensors file) read back without LibTorch: its
 // metadata (format, the training configuration and data hash it belongs to, the counters of the
 // last finished epoch) and its tensor headers are checked against what the resuming fit expects
-// before anything is indexed with them. Separate from stage_b.cpp so it can be fuzzed on its own
-// (tests/fuzz/fuzz_fit_state.cpp).
+// before anything is indexed with them. Separate from the file's reading and writing with its
+// tensors (train/fit_state_file.h) so it can be fuzzed on its own (tests/fuzz/fuzz_fit_state.cpp).
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -18,7 +18,7 @@ constexpr const char* kFitStateFormat = "once-fit-state/1";
 /// Tensors of a state, each F32 [K, D]: the parameter, AdamW's moments and the best codebook.
 inline const std::vector<std::string> kFitStateTensors = {"param", "m1", "m2", "best"};
 
-/// Counters of a saved fit (see stage_b.cpp's FitState).
+/// Counters of a saved fit (the rest of a FitState: train/fit_state_file.h).
 struct FitStateCounters {
     int roundsDone = 0;  ///< Sinkhorn epochs or hard-Lloyd rounds finished
     std::int64_t step = 0;

@@ -10,6 +10,8 @@
 // resumes after its last finished video and ends with the same bytes as an uninterrupted run.
 // The folder is the tool's: a new cache goes only into a new or empty folder (or, with `force`,
 // beside files it leaves untouched), and nothing the tool did not write is ever deleted.
+// The writer is sketch_cache.cpp (SketchCacheWriter), the reader train/cache_reader.cpp, the
+// checks both make of cache files train/cache_checks.h, the corpus list train/corpus_manifest.h.
 #include <ATen/core/Tensor.h>
 
 #include <cstddef>
@@ -20,23 +22,11 @@
 
 #include "cluster/shard.h"
 #include "features/encoded_video.h"
+#include "train/corpus_manifest.h"
 #include "train/sketch.h"
 #include "util/progress.h"
 
 namespace once {
-
-/// One line of the corpus manifest (JSONL): {"video": path, "category": name}. Relative paths
-/// are resolved against the manifest's folder; a missing or null category is "". Throws
-/// OnceError naming the file and line for invalid JSON, a missing or empty path, a category that
-/// is not a string, or a file over kMaxCorpusManifestBytes.
-/// Largest corpus manifest read (512 MiB, a few million lines).
-constexpr std::size_t kMaxCorpusManifestBytes = std::size_t(512) << 20;
-
-struct CorpusEntry {
-    std::string source;
-    std::string category;
-};
-std::vector<CorpusEntry> readCorpusManifest(const std::string& path);
 
 /// Decodes and encodes a video file (entries that are not .safetensors feature files); Stage A
 /// reads its features, frame times (empty: frame index) and backbone.

@@ -11,10 +11,9 @@
 #include <sstream>
 
 #include "compress/seeded_random.h"
-#include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "train/cache_reader.h"
-#include "train/fit_state.h"
+#include "train/fit_state_file.h"
 #include "train/gumbel_noise.h"
 #include "train/sinkhorn.h"
 #include "train/sketch_cache.h"
@@ -295,65 +294,6 @@ std::string trainingDataSha256(const at::Tensor& reps, const at::Tensor& weights
 }
 
 namespace {
-
-// Everything a stopped fit needs to go on exactly where its last finished epoch (Sinkhorn) or
-// round (hard-lloyd) left it. Optimiser steps, noise and batches are functions of (seed, epoch,
-// step), so continuing from this state gives the bits of an uninterrupted run.
-struct FitState : FitStateCounters {
-    at::Tensor param, m1, m2, best;
-};
-
-void saveFitState(const std::string& path, const FitState& st, const std::string& config,
-                  const std::string& dataSha) {
-    if (path.empty()) {
-        return;
-    }
-    SafetensorsWriter w;
-    addFiniteTensor(w, "param", st.param, path);
-    addFiniteTensor(w, "m1", st.m1, path);
-    addFiniteTensor(w, "m2", st.m2, path);
-    addFiniteTensor(w, "best", st.best, path);
-    w.setMetadata("format", kFitStateFormat);
-    w.setMetadata("training_config", config);
-    w.setMetadata("training_data_sha256", dataSha);
-    w.setMetadata("state", nlohmann::json({{"rounds_done", st.roundsDone},
-                                           {"step", st.step},
-                                           {"bad", st.bad},
-                                           {"best_epoch", st.bestEpoch},
-                                           {"criterion", st.crit},
-                                           {"history", st.history}})
-                               .dump());
-    w.write(path);  // atomic: a kill leaves the previous state or this one
-}
-
-// False when there is no state file; refuses one of another configuration or data, or one whose
-// counters or tensors this fit could not have written (train/fit_state.h).
-bool loadFitState(const std::string& path, FitState& st, const std::string& config,
-                  const std::string& dataSha, const FitStateExpectation& expect) {
-    std::error_code ec;
-    if (path.empty() || !std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
-        return false;
-    }
-    auto f = SafetensorsFile::open(path);
-    static_cast<FitStateCounters&>(st) =
-        parseFitStateHeader(f.metadata(), f.tensors(), path, config, dataSha, expect);
-    st.param = loadTensor(f, "param").clone();
-    st.m1 = loadTensor(f, "m1").clone();
-    st.m2 = loadTensor(f, "m2").clone();
-    st.best = loadTensor(f, "best").clone();
-    for (const auto& [name, t] : {std::pair{"param", &st.param}, std::pair{"m1", &st.m1},
-                                  std::pair{"m2", &st.m2}, std::pair{"best", &st.best}}) {
-        if (!at::isfinite(*t).all().item<bool>()) {
-            fail("the saved Stage-B state holds non-finite values", path, name, "finite values",
-                 "NaN or infinity");
-        }
-    }
-    if (st.m2.lt(0).any().item<bool>()) {
-        fail("the saved Stage-B state's second moments are negative", path, "m2", ">= 0",
-             "a negative value");
-    }
-    return true;
-}
 
 // A fit whose loss or criterion stops being a number has diverged: an error naming the learning
 // rate, instead of a codebook silently kept from an earlier epoch.
