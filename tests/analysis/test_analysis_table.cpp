@@ -12,6 +12,7 @@
 #include "analysis/stress_diagnostic.h"
 #include "analysis/support_origin.h"
 #include "eval/report.h"
+#include "support/eval_summary_fixture.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -35,43 +36,14 @@ const AnalysisSeries* seriesNamed(const AnalysisTable& r, const std::string& nam
     return nullptr;
 }
 
-once::EvalSummary evalSummary() {
-    once::EvalSummary s;
-    s.benchmarks = {"mvbench", "egoschema"};
-    for (const char* bench : {"mvbench", "egoschema"}) {
-        for (const auto& [method, budget] : std::vector<std::pair<std::string, std::int64_t>>{
-                 {"dense", 0}, {"once", 256}, {"once", 64}, {"tome{r=2,x=1}", 64}}) {
-            once::AccuracyCell c;
-            c.benchmark = bench;
-            c.method = method;
-            c.budget = budget;
-            c.questions = 100;
-            const double pct = 40.0 + double(budget) / 16.0 + (method == "dense" ? 30 : 0);
-            c.accuracyPct = {pct, pct - 4, pct + 3};
-            s.accuracy.push_back(c);
-            c.task = "Action Count";  // a per-task row: not on this chart
-            s.accuracy.push_back(c);
-
-            once::EfficiencyRow e;
-            e.benchmark = bench;
-            e.method = method;
-            e.budget = budget;
-            e.questions = 100;
-            e.visualTokens = budget == 0 ? 6272 : double(budget) + 1;
-            e.e2eSeconds = 0.5 + e.visualTokens / 1000.0;
-            s.efficiency.push_back(e);
-        }
-    }
-    return s;
-}
-
 }  // namespace
 
 class TestAnalysisTable : public QObject {
     Q_OBJECT
   private slots:
     void accuracyIsPlottedAgainstTheBudget() {
-        const AnalysisTable r = loadWritten(("run_accuracy.csv"), once::accuracyCsv(evalSummary()));
+        const AnalysisTable r =
+            loadWritten(("run_accuracy.csv"), once::accuracyCsv(once::test::sampleEvalSummary()));
         QCOMPARE(r.kind, AnalysisTable::Kind::Accuracy);
         QVERIFY(r.logX);
         // One line per method and benchmark (two benchmarks), Dense as a level per benchmark.
@@ -93,8 +65,8 @@ class TestAnalysisTable : public QObject {
     }
 
     void efficiencyIsTimeAgainstVisualTokens() {
-        const AnalysisTable r =
-            loadWritten(("run_efficiency.csv"), once::efficiencyCsv(evalSummary()));
+        const AnalysisTable r = loadWritten(("run_efficiency.csv"),
+                                            once::efficiencyCsv(once::test::sampleEvalSummary()));
         QCOMPARE(r.kind, AnalysisTable::Kind::Efficiency);
         const AnalysisSeries* dense = seriesNamed(r, std::string("dense (egoschema)"));
         QVERIFY(dense);

@@ -14,45 +14,12 @@
 #include "charts/analysis_results.h"
 #include "charts/charts_panel.h"
 #include "eval/report.h"
+#include "support/eval_summary_fixture.h"
 #include "session/studio_session.h"
 #include "util/error.h"
 
 using namespace once::studio;
 using namespace once::studio::test;
-
-namespace {
-
-once::EvalSummary evalSummary() {
-    once::EvalSummary s;
-    s.benchmarks = {"mvbench", "egoschema"};
-    for (const char* bench : {"mvbench", "egoschema"}) {
-        for (const auto& [method, budget] : std::vector<std::pair<std::string, std::int64_t>>{
-                 {"dense", 0}, {"once", 256}, {"once", 64}, {"tome{r=2,x=1}", 64}}) {
-            once::AccuracyCell c;
-            c.benchmark = bench;
-            c.method = method;
-            c.budget = budget;
-            c.questions = 100;
-            const double pct = 40.0 + double(budget) / 16.0 + (method == "dense" ? 30 : 0);
-            c.accuracyPct = {pct, pct - 4, pct + 3};
-            s.accuracy.push_back(c);
-            c.task = "Action Count";  // a per-task row: not on this chart
-            s.accuracy.push_back(c);
-
-            once::EfficiencyRow e;
-            e.benchmark = bench;
-            e.method = method;
-            e.budget = budget;
-            e.questions = 100;
-            e.visualTokens = budget == 0 ? 6272 : double(budget) + 1;
-            e.e2eSeconds = 0.5 + e.visualTokens / 1000.0;
-            s.efficiency.push_back(e);
-        }
-    }
-    return s;
-}
-
-}  // namespace
 
 class TestAnalysisChart : public QObject {
     Q_OBJECT
@@ -61,7 +28,8 @@ class TestAnalysisChart : public QObject {
     // translated title and labels, the note on the rows left out, the file's series names.
     void tablesAreNamedForTheChart() {
         const QString path = temp(QStringLiteral("run_accuracy.csv"));
-        writeText(path, QByteArray::fromStdString(once::accuracyCsv(evalSummary())));
+        writeText(path,
+                  QByteArray::fromStdString(once::accuracyCsv(once::test::sampleEvalSummary())));
         const AnalysisResults r = AnalysisResults::load(path);
         QCOMPARE(r.title, QStringLiteral("Accuracy vs budget"));
         QCOMPARE(r.source, path);
@@ -85,7 +53,8 @@ class TestAnalysisChart : public QObject {
     // exported picture had no title.
     void theBudgetAxisTicksPowersOfTwoAndTheExportHasItsTitle() {
         const QString path = temp(QStringLiteral("ticks_accuracy.csv"));
-        writeText(path, QByteArray::fromStdString(once::accuracyCsv(evalSummary())));
+        writeText(path,
+                  QByteArray::fromStdString(once::accuracyCsv(once::test::sampleEvalSummary())));
         const AnalysisResults r = AnalysisResults::load(path);
         AnalysisChart chart;
         chart.resize(640, 420);
@@ -135,7 +104,8 @@ class TestAnalysisChart : public QObject {
         AnalysisChart* chart = panel.analysisChart();
         QVERIFY(!chart->hasData());
         const QString path = temp(QStringLiteral("panel_accuracy.csv"));
-        writeText(path, QByteArray::fromStdString(once::accuracyCsv(evalSummary())));
+        writeText(path,
+                  QByteArray::fromStdString(once::accuracyCsv(once::test::sampleEvalSummary())));
         QString error;
         QVERIFY2(panel.loadAnalysisResults(path, &error), qPrintable(error));
         QCOMPARE(panel.currentChart(), static_cast<ChartWidget*>(chart));
