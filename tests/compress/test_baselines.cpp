@@ -30,7 +30,7 @@ EncodedVideo makeVideo(std::int64_t t, std::int64_t h, std::int64_t w, std::int6
 }
 
 std::unique_ptr<TokenCompressor> make(const std::string& method, CompressorParams params = {}) {
-    return makeCompressor({method, std::move(params), nullptr, {}});
+    return makeCompressor({method, std::move(params), nullptr, {}, nullptr});
 }
 
 /// The checks every result must pass; returns an empty string or what failed.

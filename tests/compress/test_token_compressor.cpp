@@ -49,7 +49,7 @@ class TestTokenCompressor : public QObject {
     void variantParameterIsHonoured() {
         at::Tensor x = at::randn({2, 25, 8});
         Codebook cb = Codebook::fromTensor(at::randn({30, 8}));
-        auto c = makeCompressor({"once", {{"variant", "no-reassign"}}, &cb, {}});
+        auto c = makeCompressor({"once", {{"variant", "no-reassign"}}, &cb, {}, nullptr});
         c->prepare(EncodedVideo(x));
         CompressionResult r = c->compress(2);
         QCOMPARE(r.variant, Variant::NoReassign);
@@ -74,16 +74,19 @@ class TestTokenCompressor : public QObject {
 
     void badRequestsAreClearErrors() {
         Codebook cb = Codebook::fromTensor(at::randn({4, 8}));
-        QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"no-such-method", {}, &cb, {}}));
-        QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"once", {{"bogus", "1"}}, &cb, {}}));
-        QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"once", {}, nullptr, {}}));
-        QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"once", {{"rounds", "two"}}, &cb, {}}));
         QVERIFY_THROWS_EXCEPTION(OnceError,
-                                 makeCompressor({"once", {{"variant", "nope"}}, &cb, {}}));
-        auto c = makeCompressor({"once", {}, &cb, {}});
+                                 makeCompressor({"no-such-method", {}, &cb, {}, nullptr}));
+        QVERIFY_THROWS_EXCEPTION(OnceError,
+                                 makeCompressor({"once", {{"bogus", "1"}}, &cb, {}, nullptr}));
+        QVERIFY_THROWS_EXCEPTION(OnceError, makeCompressor({"once", {}, nullptr, {}, nullptr}));
+        QVERIFY_THROWS_EXCEPTION(OnceError,
+                                 makeCompressor({"once", {{"rounds", "two"}}, &cb, {}, nullptr}));
+        QVERIFY_THROWS_EXCEPTION(OnceError,
+                                 makeCompressor({"once", {{"variant", "nope"}}, &cb, {}, nullptr}));
+        auto c = makeCompressor({"once", {}, &cb, {}, nullptr});
         QVERIFY_THROWS_EXCEPTION(OnceError, c->compress(4));
         try {
-            makeCompressor({"once", {{"bogus", "1"}}, &cb, {}});
+            makeCompressor({"once", {{"bogus", "1"}}, &cb, {}, nullptr});
         } catch (const OnceError& e) {
             QVERIFY(std::string(e.what()).find("rounds") != std::string::npos);
         }
