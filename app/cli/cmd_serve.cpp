@@ -10,7 +10,9 @@
 #include "cli/dtype_option.h"
 #include "cli/video_options.h"
 #include "compress/token_compressor.h"
+#include "models/backbone.h"
 #include "serve/access.h"
+#include "serve/chat_request.h"
 #include "serve/http_server.h"
 #include "serve/serve_engine.h"
 #include "util/error.h"
@@ -19,21 +21,29 @@ namespace once::cli {
 namespace {
 
 void declare(ArgParser& p) {
-    p.option("model", "DIR", "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5)")
+    p.option("model", "DIR|ORG/NAME",
+             "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5), or its repository "
+             "in the hub cache (HF_HUB_CACHE)")
         .option("codebook", "FILE", "codebook for ONCE compression (method once)")
         .option("method", "NAME", "compressor of requests that name none", "once")
         .option("budget", "B", "budget of requests that name none (default: dense)")
+        .integerIn(1, kMaxIntOption)
         .option("host", "ADDR",
                 "address to listen on; anything but loopback needs --api-key-file", "127.0.0.1")
         .option("port", "N", "port to listen on (0: any free port, printed)", "8080")
+        .integerIn(0, 65535)
         .option("api-key-file", "FILE",
                 "file whose first line is the key clients send as 'Authorization: Bearer KEY'")
         .option("media-root", "DIR", "folder whose videos requests may name with file:// URLs")
         .option("max-concurrent", "N",
                 "chat completions running or queued at once; more get 429 with Retry-After", "4")
+        .integerIn(1, 4096)
         .option("max-video-mib", "M", "largest video a request may send or name, in MiB", "256")
+        .integerIn(1, 16384)
         .option("max-new-tokens", "N", "answer length of requests without max_tokens", "256")
+        .integerIn(1, serve::RequestLimits{}.maxNewTokens)
         .option("video-cache", "N", "encoded videos kept for repeated requests", "8")
+        .integerIn(1, 1024)
         .option("served-model-name", "NAME", "the model's name in the API (default: DIR's name)")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu");
     declareVideoModelOptions(p, true);
@@ -46,7 +56,7 @@ int run(const ArgParser& a) {
          {}, "once serve", "a build with libcpp-httplib-dev", "ONCE_WITH_SERVE=OFF");
 #else
     if (!a.has("model")) {
-        throw UsageError("--model DIR is required");
+        throw UsageError("--model DIR|ORG/NAME is required");
     }
     serve::ServerOptions so;
     so.host = a.get("host");
@@ -68,12 +78,14 @@ int run(const ArgParser& a) {
 
     serve::EngineOptions eo;
     SessionOptions& s = eo.session;
-    s.modelDir = a.get("model");
+    s.modelDir = modelFrom(a);  // a folder, or ORG/NAME in the Hugging Face hub cache
     s.backbone = backboneFrom(a, false);
     s.device = a.get("device");
     s.dtype = dtypeFrom(a).resolved;
     s.codebook = a.getOr("codebook", "");
-    s.sampling = samplingFrom(a, s.backbone);
+    const SamplingChoice sampling = samplingFrom(a, s.backbone, s.modelDir);
+    s.sampling = sampling.rule;
+    printNotices({sampling.notice});
     s.positions = a.get("positions");
     s.promptFormat = a.get("prompt-format");
     s.videoLimits = videoLimitsFrom(a);

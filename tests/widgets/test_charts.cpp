@@ -145,7 +145,10 @@ class TestCharts : public QObject {
         plot->replot();
         QVERIFY(!plot->yAxis2->visible());  // nothing on it before a sweep
         QVERIFY2(plot->axisRect()->width() > plot->width() / 2,
-                 qPrintable(QString::number(plot->axisRect()->width())));
+                 qPrintable(QStringLiteral("axes %1 px of %2 (outer %3)")
+                                .arg(plot->axisRect()->width())
+                                .arg(plot->width())
+                                .arg(plot->axisRect()->outerRect().width())));
         chart.setSweep(sweepOf({1, 4, 16, 64, 256}, true), 1);
         plot->replot();
         QVERIFY(plot->yAxis2->visible());
