@@ -56,17 +56,8 @@ int run(const ArgParser& a) {
     if (a.has("budget") && compressorInfo(a.get("method")).needsCodebook && !a.has("codebook")) {
         throw UsageError("--budget with --method " + a.get("method") + " needs --codebook");
     }
-    SessionOptions so;
-    so.modelDir = a.get("model");
-    so.backbone = backboneFrom(a, false);
-    so.device = a.get("device");
+    SessionOptions so = sessionOptionsFrom(a);
     const DtypeChoice dtype = dtypeFrom(a);
-    so.dtype = dtype.resolved;
-    so.codebook = a.getOr("codebook", "");
-    so.sampling = samplingFrom(a, so.backbone);
-    so.positions = a.get("positions");
-    so.videoLimits = videoLimitsFrom(a);
-    so.poolStride = int(a.getInt("pool-stride"));
     so.method = a.get("method");
     for (const auto& kv : a.getAll("param")) {
         auto eq = kv.find('=');
@@ -78,7 +69,6 @@ int run(const ArgParser& a) {
     const bool json = a.flagSet("json");
     Progress progress = terminalProgress(json);
 
-    so.promptFormat = a.get("prompt-format");
     Session session(so);
     if (haveVideo) {
         session.loadVideo(a.get("VIDEO"), &progress);

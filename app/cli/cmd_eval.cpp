@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "cli/dtype_option.h"
+#include "cli/method_options.h"
 #include "cli/video_options.h"
 #include "cluster/shard.h"
 #include "eval/benchmark.h"
@@ -22,17 +23,6 @@
 
 namespace once::cli {
 namespace {
-
-std::vector<std::string> splitList(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');) {
-        if (!item.empty()) {
-            out.push_back(item);
-        }
-    }
-    return out;
-}
 
 void declareRun(ArgParser& p) {
     p.option("benchmark", "NAME", "mvbench, egoschema, videomme or longvideobench")
@@ -63,18 +53,6 @@ void declareRun(ArgParser& p) {
                 std::string(""))
         .flag("json", "print a JSON summary instead of the table");
     declareVideoModelOptions(p, true);
-}
-
-std::int64_t toInt(const std::string& s, const std::string& what) {
-    try {
-        std::size_t used = 0;
-        auto v = std::stoll(s, &used);
-        if (used == s.size()) {
-            return v;
-        }
-    } catch (const std::exception&) {
-    }
-    throw UsageError(what + " takes integers, got '" + s + "'");
 }
 
 nlohmann::json summaryJson(const EvalSummary& s) {
@@ -115,45 +93,19 @@ int runEval(const ArgParser& a) {
         }
     }
     EvalOptions o;
-    o.session.modelDir = a.get("model");
-    o.session.device = a.get("device");
     const DtypeChoice dtype = dtypeFrom(a);
-    o.session.dtype = dtype.resolved;
-    o.session.codebook = a.getOr("codebook", "");
-    o.session.backbone = backboneFrom(a, false);
-    o.session.sampling = samplingFrom(a, o.session.backbone);
-    o.session.positions = a.get("positions");
-    o.session.poolStride = int(a.getInt("pool-stride"));
-    o.session.promptFormat = a.get("prompt-format");
-    o.session.videoLimits = videoLimitsFrom(a);
+    o.session = sessionOptionsFrom(a);
     o.dense = !a.flagSet("no-dense");
     o.limit = a.has("limit") ? a.getInt("limit") : -1;
     o.seed = std::uint64_t(a.getInt("seed"));
     o.output = a.get("output");
     o.overwrite = a.flagSet("overwrite");
-    for (const auto& m : splitList(a.get("methods"))) {
-        o.methods.push_back({m, {}});
+    const std::vector<std::string> methods = splitList(a.get("methods"));
+    auto params = methodParams(a.getAll("param"), methods);
+    for (const auto& m : methods) {
+        o.methods.push_back({m, params[m]});
     }
-    for (const auto& kv : a.getAll("param")) {
-        auto dot = kv.find('.'), eq = kv.find('=');
-        if (dot == std::string::npos || eq == std::string::npos || dot > eq || dot == 0) {
-            throw UsageError("--param takes METHOD.KEY=VALUE, got '" + kv + "'");
-        }
-        const std::string method = kv.substr(0, dot);
-        bool found = false;
-        for (auto& m : o.methods) {
-            if (m.method == method) {
-                m.params[kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
-                found = true;
-            }
-        }
-        if (!found) {
-            throw UsageError("--param " + kv + ": method '" + method + "' is not in --methods");
-        }
-    }
-    for (const auto& b : splitList(a.get("budgets"))) {
-        o.budgets.push_back(toInt(b, "--budgets"));
-    }
+    o.budgets = intList(a.get("budgets"), "--budgets");
     const bool json = a.flagSet("json");
     Benchmark bench = loadBenchmark(a.get("benchmark"), a.get("annotations"), a.get("videos"));
     const ShardSpec shard = resolveShard(a.get("shard"));

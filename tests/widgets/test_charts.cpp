@@ -1,5 +1,7 @@
 // The charts' numbers (deciles, percentiles, histograms, CSV) and their exports: every chart
 // writes PNG, SVG and PDF files that are what they claim to be, and its data as CSV.
+#include <qcustomplot.h>
+
 #include <QFile>
 #include <QImage>
 #include <QSvgRenderer>
@@ -14,6 +16,7 @@
 #include "charts/residual_chart.h"
 #include "charts/task_radar_chart.h"
 #include "charts/usage_decile_chart.h"
+#include "eval/efficiency_bench_file.h"
 #include "eval/report.h"
 #include "models/prefill_flops.h"
 #include "support/test_support.h"
@@ -123,6 +126,60 @@ class TestCharts : public QObject {
         }
         chart.setSweep(sweep, 1);
         checkExports(chart, QStringLiteral("latency"), 1 + 5);
+    }
+
+    void latencyChartDrawsABenchTable() {
+        // A `once bench` table as the file holds it: Dense, ONCE and ForestPrune at two
+        // budgets, accuracy for ONCE and Dense only.
+        once::EfficiencyBench bench;
+        bench.machine.cpuModel = "Test CPU";
+        bench.machine.device = "cpu";
+        bench.settings = {{"dtype", "bfloat16"}, {"sampling", "uniform:8"}, {"new_tokens", "16"}};
+        auto row = [](const std::string& m, std::int64_t b, double e2e, double acc) {
+            once::EfficiencyBenchRow r;
+            r.method = m;
+            r.budget = b;
+            r.samples = 3;
+            r.newTokens = 16;
+            r.visualTokens = b ? double(b) : 5833;
+            r.e2eMs = e2e;
+            r.prefillMs = e2e / 2;
+            r.e2eSpeedup = 1000 / e2e;
+            r.prefillSpeedup = 500 / r.prefillMs;
+            if (acc > 0) {
+                r.accuracyPct["mvbench"] = acc;
+            }
+            return r;
+        };
+        bench.rows = {row("dense", 0, 1000, 56), row("once", 64, 200, 50),
+                      row("once", 512, 300, 55), row("forestprune", 64, 220, 0),
+                      row("forestprune", 512, 320, 0)};
+        const QString path = temp(QStringLiteral("bench.json"));
+        once::saveEfficiencyBench(bench, path.toStdString());
+        BudgetLatencyChart chart;
+        chart.setEfficiencyBench(once::loadEfficiencyBench(path.toStdString()));
+        QVERIFY(chart.showsEfficiencyBench());
+        // Per method: end-to-end and prefill speed-up (+ accuracy for ONCE); Dense at 1 and its
+        // accuracy.
+        QCOMPARE(chart.plot()->graphCount(), 3 + 2 + 2);
+        QVERIFY(chart.plot()->yAxis2->visible());
+        QVERIFY2(chart.note().contains("Test CPU"), qPrintable(chart.note()));
+        const CsvTable t = chart.table();
+        QCOMPARE(t.rows.size(), 5);
+        QCOMPARE(t.rows[1][0], QStringLiteral("once"));
+        QCOMPARE(t.rows[1][4].toDouble(), 5.0);
+        QCOMPARE(t.rows[3][6], QString());  // no accuracy for ForestPrune
+        checkExports(chart, QStringLiteral("bench"), 5);
+        // A new measured sweep replaces the loaded table.
+        once::BudgetSweep sweep;
+        sweep.denseTokens = 100;
+        once::SweepPoint p;
+        p.budget = 4;
+        p.outputs = 4;
+        sweep.points.push_back(p);
+        chart.setSweep(sweep, 1);
+        QVERIFY(!chart.showsEfficiencyBench());
+        QCOMPARE(chart.table().rows.size(), 1 + 1);  // Dense and the one budget
     }
 
     void evaluationResultsLoadAndRadarExports() {

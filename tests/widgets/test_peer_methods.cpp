@@ -193,8 +193,13 @@ class TestPeerMethods : public QObject {
         f.session.setVideo(test::syntheticVideo(4, 6, 6, 16));
         pickMethod(f.panel, QStringLiteral("forestprune"));
         QVERIFY(f.panel.notice().isEmpty());
-        // The graph pruner keeps 18 of each frame's 36 tokens: budgets up to 4 · 18 matter.
-        QCOMPARE(f.panel.codebookSize(), std::int64_t{4 * 18});
+        // The graph pruner keeps 18 of each frame's 36 tokens: the registry's range says budgets
+        // up to 4 · 18 change the output (the slider still spans N, as for every peer).
+        QCOMPARE(f.panel.codebookSize(), std::int64_t{4 * 36});
+        QCOMPARE(methods::budgetRange(QStringLiteral("forestprune"),
+                                      methods::budgetShape(f.session.video(), 0))
+                     .max,
+                 std::int64_t{4 * 18});
         f.panel.spinBox()->setValue(20);
         QVERIFY(test::waitForResult(f.session, QStringLiteral("forestprune"), 20));
         const auto r = f.session.result();

@@ -6,8 +6,8 @@
 //                 score_j = (‖x‖ᵀ A^iterate_num)_j / degree_j, degree = positive entries of a row.
 //   forest        frame by frame, a kept token joins the tree holding the earlier node of
 //                 highest cosine ≥ tau whose normalised Chebyshev grid distance is ≤ 1 − tau_spatial
-//                 (ties: smaller distance, then lower tree id), as a child of that tree's newest
-//                 node; otherwise it starts a new tree.
+//                 (ties: smaller distance, then lower tree id; forest_matcher.h), as a child of
+//                 that tree's newest node; otherwise it starts a new tree.
 //   budget        K = round(total·keep_ratio / gprune_ratio) with keep_ratio = B / N (B when
 //                 P·gprune_ratio is whole). With more than K roots, the most cosine-similar pair
 //                 of remaining roots (earlier one the parent) merges, greedily, until K remain.
@@ -17,8 +17,9 @@
 // its first R − K merges. Ties (exact equality) go to the lower index everywhere, which is what
 // the public code's CUDA kernels do (docs/baselines.md). Deviations: the grid is the video's (the
 // public code takes a square of side int(√P)); K is also capped at B so that M <= B.
-// Cost: graph pruner O(T·P²·D); forest O(T²·k²·D) with k = P·gprune_ratio (each frame against all
-// earlier kept nodes); root merging O(R²·D) with R <= T·k roots; compress() O(T·k·log(T·k)).
+// Cost: graph pruner O(T·P²·D); forest O(T²·k²·D·w) with k = P·gprune_ratio and w the share of
+// grid rows within reach (each frame against the earlier kept nodes of those rows, in float32);
+// root merging O(R²·D) with R <= T·k roots; compress() O(T·k·log(T·k)).
 #include <ATen/ATen.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include <queue>
 
 #include "compress/baselines/baseline_common.h"
+#include "compress/baselines/forest_matcher.h"
 #include "util/error.h"
 
 namespace once::baselines {
@@ -51,6 +53,13 @@ std::int64_t keptPerFrame(std::int64_t patches, double ratio) {
     return std::min(patches, pyRound(double(patches) * ratio));
 }
 
+/// K for budget B: the public round(total·keep_ratio / gprune_ratio) with keep_ratio = B / N
+/// (in its order of operations), capped at B and at the `total` kept nodes.
+std::int64_t nodesForBudget(std::int64_t total, std::int64_t n, double ratio, std::int64_t budget) {
+    const double keepRatio = double(budget) / double(n);
+    return std::min({pyRound(double(total) * keepRatio / ratio), budget, total});
+}
+
 class ForestPrune final : public BaselineCompressor {
   public:
     explicit ForestPrune(ForestPruneParams params)
@@ -66,9 +75,7 @@ class ForestPrune final : public BaselineCompressor {
     CompressionResult run(std::int64_t budget, std::uint64_t /*seed*/) override {
         const PreparedVideo& v = video();
         const auto total = std::int64_t(frame_.size());
-        const double keepRatio = double(budget) / double(v.numTokens());
-        const std::int64_t k = std::min(
-            {pyRound(double(total) * keepRatio / params_.gpruneRatio), budget, total});
+        const std::int64_t k = nodesForBudget(total, v.numTokens(), params_.gpruneRatio, budget);
         if (k <= 0) {
             return emptyResult(v, budget);
         }
@@ -108,17 +115,18 @@ class ForestPrune final : public BaselineCompressor {
         const std::int64_t k = keptPerFrame(v.patches, params_.gpruneRatio);
         frame_.clear();
         position_.clear();
-        at::Tensor unit = v.x / v.x.norm(2, -1, /*keepdim=*/true).clamp_min(1e-12);  // F.normalize
-        at::Tensor norms = v.x.norm(2, -1);                                         // [T, P]
+        unit_ = at::empty({v.frames * std::max<std::int64_t>(k, 0), v.dim}, at::kDouble);
         for (std::int64_t t = 0; t < v.frames && k > 0; ++t) {
-            at::Tensor a = at::matmul(unit[t], unit[t].t());
+            const at::Tensor norms = v.x[t].norm(2, -1);
+            const at::Tensor unit = v.x[t] / norms.clamp_min(1e-12).unsqueeze(1);  // F.normalize
+            at::Tensor a = at::matmul(unit, unit.t());
             a.masked_fill_(a < params_.similarity, 0.0);
             a.div_(params_.temperature);
             a.masked_fill_(a.abs() < 1e-6, -5000.0);
             a = at::softmax(a, 1);
-            at::Tensor degree = (a > 0).sum(1).to(at::kDouble);
+            const at::Tensor degree = (a > 0).sum(1).to(at::kDouble);
             // wᵀ A^n as n vector–matrix products (the public code forms A^n).
-            at::Tensor w = norms[t].unsqueeze(0);
+            at::Tensor w = norms.unsqueeze(0);
             for (std::int64_t i = 0; i < params_.iterateNum; ++i) {
                 w = at::matmul(w, a);
             }
@@ -132,66 +140,31 @@ class ForestPrune final : public BaselineCompressor {
                 frame_.push_back(t);
                 position_.push_back(p);
             }
+            unit_.slice(0, t * k, (t + 1) * k)
+                .copy_(unit.index_select(0, at::tensor(at::ArrayRef<std::int64_t>(top))));
         }
-        at::Tensor index = at::tensor(at::ArrayRef<std::int64_t>(frame_), at::kLong) * v.patches +
-                           at::tensor(at::ArrayRef<std::int64_t>(position_), at::kLong);
-        unit_ = unit.view({-1, v.dim}).index_select(0, index).contiguous();
     }
 
-    /// History trees over the kept nodes (ids in frame order): parent_ and the root count.
+    /// History trees over the kept nodes (ids in frame order): parent_.
     void buildForest() {
         const PreparedVideo& v = video();
         const auto total = std::int64_t(frame_.size());
-        // Grid coordinates in [0, 1], in float32 as the public code computes and compares them.
-        const float rowScale = float(std::max<std::int64_t>(v.gridH - 1, 1));
-        const float colScale = float(std::max<std::int64_t>(v.gridW - 1, 1));
-        std::vector<float> row(static_cast<std::size_t>(total)), col(static_cast<std::size_t>(total));
-        for (std::size_t g = 0; g < std::size_t(total); ++g) {
-            row[g] = float(position_[g] / v.gridW) / rowScale;
-            col[g] = float(position_[g] % v.gridW) / colScale;
-        }
-        const auto reach = float(1.0 - params_.tauSpatial);
         parent_.assign(std::size_t(total), -1);
         std::vector<std::int64_t> tree(std::size_t(total), -1);
         std::vector<std::int64_t> tail;  // newest node of each tree
-        std::int64_t begin = 0;
-        while (begin < total) {
-            std::int64_t end = begin;
+        ForestMatcher match(unit_, position_, v.gridH, v.gridW, params_.tau, params_.tauSpatial);
+        for (std::int64_t begin = 0, end = 0; begin < total; begin = end) {
             while (end < total && frame_[std::size_t(end)] == frame_[std::size_t(begin)]) {
                 ++end;
             }
+            const std::vector<std::int64_t> best = match.frame(begin, end, tree);
             const std::vector<std::int64_t> oldTail = tail;
-            if (begin > 0) {
-                // s[j][i]: cosine of node begin + j to earlier node i.
-                at::Tensor s = at::matmul(unit_.slice(0, begin, end), unit_.slice(0, 0, begin).t())
-                                   .contiguous();
-                const double* sp = s.data_ptr<double>();
-                for (std::int64_t j = begin; j < end; ++j) {
-                    const double* sj = sp + (j - begin) * begin;
-                    std::int64_t best = -1;
-                    double bestS = 0;
-                    float bestD = 0;
-                    for (std::int64_t i = 0; i < begin; ++i) {
-                        const float d = std::max(std::abs(row[std::size_t(i)] - row[std::size_t(j)]),
-                                                 std::abs(col[std::size_t(i)] - col[std::size_t(j)]));
-                        if (d > reach || !(sj[i] >= params_.tau)) {
-                            continue;
-                        }
-                        if (best < 0 || sj[i] > bestS ||
-                            (sj[i] == bestS &&
-                             (d < bestD || (d == bestD && tree[std::size_t(i)] <
-                                                              tree[std::size_t(best)])))) {
-                            best = i;
-                            bestS = sj[i];
-                            bestD = d;
-                        }
-                    }
-                    if (best >= 0) {
-                        const std::int64_t id = tree[std::size_t(best)];
-                        tree[std::size_t(j)] = id;
-                        parent_[std::size_t(j)] = oldTail[std::size_t(id)];
-                        tail[std::size_t(id)] = j;  // the newest joiner becomes the tail
-                    }
+            for (std::int64_t j = begin; j < end; ++j) {
+                if (const std::int64_t i = best[std::size_t(j - begin)]; i >= 0) {
+                    const std::int64_t id = tree[std::size_t(i)];
+                    tree[std::size_t(j)] = id;
+                    parent_[std::size_t(j)] = oldTail[std::size_t(id)];
+                    tail[std::size_t(id)] = j;  // the newest joiner becomes the tail
                 }
             }
             for (std::int64_t j = begin; j < end; ++j) {
@@ -200,7 +173,6 @@ class ForestPrune final : public BaselineCompressor {
                     tail.push_back(j);
                 }
             }
-            begin = end;
         }
     }
 
@@ -304,8 +276,16 @@ const bool registered = [] {
          "luminousllsa/ForestPrune llava/model/llava_arch_forest.py", kDefaults, false,
          "ForestPrune", false,
          [](const BudgetShape& s, const CompressorParams& q) {
-             const std::int64_t kept = s.frames * keptPerFrame(s.patches, readParams(q).gpruneRatio);
-             return BudgetRange{1, std::max<std::int64_t>(kept, 1),
+             // The output stops changing once K reaches every kept node.
+             const double ratio = readParams(q).gpruneRatio;
+             const std::int64_t total = s.frames * keptPerFrame(s.patches, ratio);
+             std::int64_t max = std::max<std::int64_t>(
+                 total, std::int64_t((double(total) - 0.5) * double(s.tokens()) * ratio /
+                                     double(std::max<std::int64_t>(total, 1))));
+             while (total > 0 && nodesForBudget(total, s.tokens(), ratio, max) < total) {
+                 ++max;
+             }
+             return BudgetRange{1, std::max<std::int64_t>(max, 1),
                                 "the forest's roots first, then its shallowest nodes"};
          }},
         [](const CompressorSpec& spec) {
