@@ -44,12 +44,20 @@ set(ONCE_CORE_PUBLIC_HEADERS
     models/generation.h
     models/gguf_file.h
     models/gguf_header.h
+    models/hub_cache.h
     models/prefill_flops.h
     models/qwen2_config.h
     models/qwen2_model.h
     models/visual_encoder.h
     pipeline/chat_prompt.h
     pipeline/session.h
+    serve/access.h
+    serve/chat_request.h
+    serve/http_server.h
+    serve/media_url.h
+    serve/metrics.h
+    serve/remote_client.h
+    serve/serve_engine.h
     session/session_file.h
     tokenizer/bpe_tokenizer.h
     tokenizer/gguf_chat.h
@@ -72,8 +80,11 @@ set(ONCE_CORE_PUBLIC_HEADERS
     util/exception_text.h
     util/json_file.h
     util/machine_info.h
+    util/json_text.h
     util/progress.h
+    util/regular_file.h
     util/work_counters.h
+    video/frame_stream.h
     video/sampling_rule.h
     video/video_reader.h
 )

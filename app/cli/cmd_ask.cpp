@@ -9,8 +9,11 @@
 
 #include "cli/command.h"
 #include "cli/dtype_option.h"
+#include "cli/generation_options.h"
+#include "cli/output_options.h"
 #include "cli/video_options.h"
 #include "compress/token_compressor.h"
+#include "models/backbone.h"
 #include "pipeline/session.h"
 #include "util/error.h"
 
@@ -20,19 +23,20 @@ namespace {
 void declare(ArgParser& p) {
     p.positional("VIDEO", "video file or frame folder (or use --features)", false)
         .option("features", "FILE", "feature file of the video (skips decoding and encoding)")
-        .option("model", "DIR", "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5)")
+        .option("model", "DIR|ORG/NAME",
+                "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5), or its "
+                "repository in the hub cache (HF_HUB_CACHE)")
         .option("codebook", "FILE", "codebook for ONCE compression (with --budget)")
         .option("method", "NAME", "compressor of the registry (once, or a baseline)", "once")
         .option("param", "KEY=VALUE", "compressor parameter (repeatable)")
         .option("budget", "B", "visual token budget")
+        .integerIn(1, kMaxIntOption)
         .flag("dense", "no compression: all visual tokens (the reference)")
-        .option("question", "TEXT", "the question")
-        .option("max-new-tokens", "N", "longest answer in tokens", "16")
-        .option("temperature", "T", "0: greedy (the paper's evaluation)", "0")
-        .option("top-p", "P", "nucleus mass when sampling", "1")
-        .option("system", "TEXT",
-                "system prompt (default: 'You are a helpful assistant.' with the llava-next "
-                "format, none with the llava-hf chat template and with Qwen3.5)")
+        .option("question", "TEXT", "the question");
+    declareGenerationOptions(p, 16, "0: greedy (the paper's evaluation)");
+    p.option("system", "TEXT",
+             "system prompt (default: 'You are a helpful assistant.' with the llava-next "
+             "format, none with the llava-hf chat template and with Qwen3.5)")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
         .flag("json", "print a JSON report instead of streaming");
     declareVideoModelOptions(p, true);
@@ -56,7 +60,8 @@ int run(const ArgParser& a) {
     if (a.has("budget") && compressorInfo(a.get("method")).needsCodebook && !a.has("codebook")) {
         throw UsageError("--budget with --method " + a.get("method") + " needs --codebook");
     }
-    SessionOptions so = sessionOptionsFrom(a);
+    std::string samplingNotice;
+    SessionOptions so = sessionOptionsFrom(a, &samplingNotice);
     const DtypeChoice dtype = dtypeFrom(a);
     so.method = a.get("method");
     for (const auto& kv : a.getAll("param")) {
@@ -75,8 +80,12 @@ int run(const ArgParser& a) {
     } else {
         session.loadFeatures(a.get("features"));
     }
+    std::vector<std::string> notices = session.notices();
+    if (!samplingNotice.empty()) {
+        notices.insert(notices.begin(), samplingNotice);
+    }
     if (!json) {
-        printNotices(session.notices());
+        printNotices(notices);
     }
     AskOptions ao;
     if (!dense) {
@@ -121,7 +130,7 @@ int run(const ArgParser& a) {
         j["prompt_positions"] = r.promptPositions;
     }
     j["prompt_format"] = session.promptSource();
-    j["notices"] = session.notices();
+    j["notices"] = notices;
     j["prefill_flops"] = r.prefillFlops;
     j["stages"] = nlohmann::json::array();
     // Peak reserved CUDA memory per stage and over the question; null on the CPU.
@@ -141,7 +150,7 @@ int run(const ArgParser& a) {
                                {"cached", s.cached}});
     }
     j["cuda_peak_reserved_bytes"] = peakReserved;
-    std::cout << j.dump(2) << "\n";
+    printJson(j);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/method_options.h"
+#include "cli/output_options.h"
 #include "cli/video_options.h"
 #include "eval/efficiency_bench.h"
 
@@ -17,21 +18,29 @@ void declare(ArgParser& p) {
         .option("features", "FILE",
                 "feature file of `once encode` to measure like a video, without decoding and "
                 "encoding (repeatable; for builds without a video decoder)")
-        .option("model", "DIR", "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5)")
+        .option("model", "DIR|ORG/NAME",
+                "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5), or its "
+                "repository in the hub cache (HF_HUB_CACHE)")
         .option("methods", "LIST",
                 "dense and compressors of the registry, comma-separated (once needs --codebook)",
                 "dense,once,forestprune,fastvid")
         .option("param", "METHOD.KEY=VALUE", "compressor parameter (repeatable)")
         .option("budgets", "LIST", "visual token budgets, comma-separated",
                 "32,64,128,256,512,1024")
+        .integerListIn(1, kMaxIntOption)
         .option("codebook", "FILE", "codebook for methods that need one (once)")
         .option("frames", "N", "uniform:N frames (shorthand for --sampling uniform:N)")
+        .integerIn(1, kMaxIntOption)
         .option("question", "TEXT", "the prompt's question (the same for every method)",
                 EfficiencyBenchOptions{}.question)
         .option("new-tokens", "N", "tokens generated per run, greedy, past stop tokens", "16")
+        .integerIn(1, kMaxIntOption)
         .option("reps", "R", "timed runs of each method × budget per video", "3")
+        .integerIn(1, kMaxIntOption)
         .option("warmup", "W", "untimed runs before them", "1")
+        .integerIn(0, kMaxIntOption)
         .option("seed", "S", "compressor seed", "42")
+        .integerIn(0, kMaxSeedOption)
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
         .option("accuracy", "RESULTS",
                 "`once eval` results (JSONL): their accuracy joins the rows of the same method "
@@ -39,6 +48,7 @@ void declare(ArgParser& p) {
         .option("output", "FILE", "the table as JSON (once-bench/1)", std::nullopt, "-o")
         .option("csv", "PREFIX", "also write PREFIX_rows.csv and PREFIX_videos.csv")
         .flag("json", "print the JSON instead of the table");
+    declareOverwrite(p);
     declareVideoModelOptions(p, true);
 }
 
@@ -52,7 +62,8 @@ int run(const ArgParser& a) {
         throw UsageError("give --frames N or --sampling RULE, not both");
     }
     EfficiencyBenchOptions o;
-    o.session = sessionOptionsFrom(a);
+    std::string samplingNotice;
+    o.session = sessionOptionsFrom(a, &samplingNotice);
     if (a.has("frames")) {
         o.session.sampling = "uniform:" + a.get("frames");
     }
@@ -63,7 +74,7 @@ int run(const ArgParser& a) {
     for (const std::string& m : methods) {
         o.methods.push_back({m, params[m]});
     }
-    o.budgets = intList(a.get("budgets"), "--budgets");
+    o.budgets = a.getIntList("budgets");
     o.question = a.get("question");
     o.newTokens = a.getInt("new-tokens");
     o.reps = a.getInt32("reps", "bench");
@@ -72,10 +83,14 @@ int run(const ArgParser& a) {
     o.accuracyResults = a.getOr("accuracy", "");
     o.output = a.get("output");
     o.csvPrefix = a.getOr("csv", "");
+    o.replace = replaceFrom(a);
     const bool json = a.flagSet("json");
+    if (!json && !a.has("frames")) {
+        printNotices({samplingNotice});
+    }
     Progress progress = terminalProgress(json);
     const EfficiencyBench bench = runEfficiencyBench(o, &progress);
-    saveEfficiencyBench(bench, o.output, o.csvPrefix);
+    saveEfficiencyBench(bench, o.output, o.csvPrefix, o.replace);
     if (json) {
         std::cout << efficiencyBenchJson(bench);
     } else {

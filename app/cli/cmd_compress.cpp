@@ -9,6 +9,7 @@
 #include "compress/result_file.h"
 #include "compress/token_compressor.h"
 #include "features/feature_file.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace once::cli {
@@ -29,11 +30,15 @@ void declare(ArgParser& p) {
         .option("codebook", "FILE", "codebook (.safetensors, .npy or .pt); needed by once")
         .option("key", "NAME", "tensor name of the codebook inside a .pt/.safetensors file", "")
         .option("budget", "B", "at most B output tokens", std::string("512"), "-B")
+        .integerIn(1, kMaxIntOption)
         .option("variant", variants, "ONCE rule variant (ablations of the paper)",
                 std::string("full"))
         .option("seed", "S", "seed of the random variants and methods", std::string("42"))
+        .integerIn(0, kMaxSeedOption)
         .option("rounds", "Q", "ONCE selection rounds (1 = the paper's rule)", std::string("1"))
+        .integerIn(1, kMaxIntOption)
         .option("top-l", "L", "codeword list length kept per token", std::string("8"))
+        .integerIn(1, kMaxIntOption)
         .option("device", "cpu|cuda|auto", "where the assignment runs", std::string("auto"))
         .option("precision", "float32|bfloat16",
                 "similarity GEMM: exact F32, or the paper's BF16 production order",
@@ -44,6 +49,9 @@ void declare(ArgParser& p) {
                 "AVX512-BF16",
                 std::string("auto"))
         .option("output", "FILE", "compression result (.safetensors)", std::nullopt, "-o")
+        .flag("overwrite",
+              "replace an output that is a symbolic link or a special file (a regular file is "
+              "always replaced)")
         .flag("json", "print a one-object JSON summary on stdout");
 }
 
@@ -62,10 +70,9 @@ CompressorParams parseParams(const std::vector<std::string>& items) {
 int run(const ArgParser& a) {
     const std::string featurePath = a.get("features");
     const std::string out = a.get("output");
+    const OutputReplace replace = outputReplace(a.flagSet("overwrite"));
+    checkOutputPath(out, replace);
     const std::int64_t budget = a.getInt("budget");
-    if (budget < 1) {
-        fail("budget must be at least 1", {}, "--budget", ">= 1", std::to_string(budget));
-    }
     CompressorSpec spec;
     spec.method = a.get("method");
     spec.params = parseParams(a.has("param") ? a.getAll("param") : std::vector<std::string>{});
@@ -98,7 +105,8 @@ int run(const ArgParser& a) {
     compressor->prepare(video, &progress);
     CompressionResult r = compressor->compress(budget, std::uint64_t(a.getInt("seed")));
     r.method = compressor->method();
-    saveCompressionResult(r, out, codebook ? codebook->sha256() : std::string(), featurePath);
+    saveCompressionResult(r, out, codebook ? codebook->sha256() : std::string(), featurePath,
+                          replace);
     if (a.flagSet("json")) {
         std::cout << compressionSummaryJson(r) << "\n";
     } else {

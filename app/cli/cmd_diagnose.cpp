@@ -7,6 +7,8 @@
 
 #include "analysis/diagnostics.h"
 #include "cli/command.h"
+#include "cli/output_options.h"
+#include "cli/statistics_options.h"
 #include "codebook/codebook.h"
 #include "features/feature_file.h"
 #include "train/cache_reader.h"
@@ -20,15 +22,12 @@ void declare(ArgParser& p) {
     DiagnosticsOptions d;
     p.option("codebook", "FILE", "codebook (.safetensors, .npy or .pt)")
         .option("cache", "DIR", "Stage-A cache: representatives weighted by source count")
-        .option("features", "FILE", "feature file(s), one video each (repeatable)")
-        .option("bootstrap", "N", "video-level bootstrap resamples (0: none)",
-                std::to_string(d.bootstrap))
-        .option("bootstrap-seed", "S", "bootstrap seed", std::to_string(d.bootstrapSeed))
-        .option("random-codebooks", "N", "random-exemplar codebooks (0: none)",
-                std::to_string(d.randomCodebooks))
-        .option("random-seed", "S", "seed of the first random-exemplar codebook",
-                std::to_string(d.randomSeed))
-        .flag("json", "print JSON");
+        .option("features", "FILE", "feature file(s), one video each (repeatable)");
+    declareBootstrap(p, "video-level bootstrap resamples (0: none)", d.bootstrap,
+                     d.bootstrapSeed);
+    declareRandomCodebooks(p, "random-exemplar codebooks (0: none)", 0, d.randomCodebooks,
+                           "seed of the first random-exemplar codebook", d.randomSeed);
+    p.flag("json", "print JSON");
 }
 
 int run(const ArgParser& a) {
@@ -61,7 +60,7 @@ int run(const ArgParser& a) {
     Progress progress = terminalProgress(a.flagSet("json"));
     Diagnostics d = diagnoseCodebook(cb.vectors(), t, o, &progress);
     if (a.flagSet("json")) {
-        std::cout << d.toJson() << "\n";
+        printJson(nlohmann::json::parse(d.toJson()));
         return 0;
     }
     auto ci = [](const Estimate& e) {

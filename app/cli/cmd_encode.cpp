@@ -3,10 +3,12 @@
 
 #include "cli/command.h"
 #include "cli/dtype_option.h"
+#include "cli/output_options.h"
 #include "cli/video_options.h"
 #include "cluster/shard_encode.h"
 #include "encode/batch_encode.h"
 #include "encode/encode_job.h"
+#include "models/backbone.h"
 #include "models/visual_encoder.h"
 #include "util/error.h"
 
@@ -18,7 +20,10 @@ void declare(ArgParser& p) {
                  "a video file or a frame folder (with -o); with --out-dir, a folder of videos "
                  "or a JSONL manifest ({\"video\": path, \"category\": name} a line)",
                  false)
-        .option("model", "DIR", "Hugging Face model folder (not used by demo)", std::string(""))
+        .option("model", "DIR|ORG/NAME",
+                "Hugging Face model folder, or its repository in the hub cache (HF_HUB_CACHE); "
+                "not used by demo",
+                std::string(""))
         .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
         .option("store-dtype", "float32|bfloat16", "dtype of the stored features",
                 std::string("float32"))
@@ -35,6 +40,9 @@ void declare(ArgParser& p) {
                 "ignores them",
                 std::string(""))
         .flag("json", "print a one-object JSON summary on stdout (no progress bar)");
+    declareOverwrite(p,
+                     "; with --out-dir also a file of an output's name that the batch did not "
+                     "write (without it such a file is refused and left alone)");
     declareVideoModelOptions(p, false);
 }
 
@@ -51,9 +59,9 @@ int runBatch(const ArgParser& a, const EncodeOptions& o) {
     }
     BatchReport r = encodeBatchShard(input, outDir, o, shard, &progress);
     if (a.flagSet("json")) {
-        nlohmann::json j = nlohmann::json::parse(batchReportJson(r, outDir));
+        nlohmann::json j = batchReportJson(r, outDir);
         j["dtype"] = dtypeJson(dtypeFrom(a));
-        std::cout << j.dump() << "\n";
+        printJson(j, -1);
     } else {
         std::cout << "encoded " << r.encoded << ", skipped " << r.skipped << " (already done), "
                   << "failed " << r.failures.size() << " of " << r.total << " video(s) -> "
@@ -68,11 +76,14 @@ int runBatch(const ArgParser& a, const EncodeOptions& o) {
 int run(const ArgParser& a) {
     EncodeOptions o;
     o.backbone = backboneFrom(a, true);
-    o.encoder.modelDir = a.get("model");
+    o.encoder.modelDir = modelFrom(a);
     o.encoder.device = a.get("device");
     o.encoder.dtype = dtypeFrom(a).resolved;
     o.encoder.poolStride = int(a.getInt("pool-stride"));
-    o.sampling = SamplingRule::parse(samplingFrom(a, o.backbone));
+    o.replace = replaceFrom(a);
+    const SamplingChoice sampling = samplingFrom(a, o.backbone, o.encoder.modelDir);
+    o.sampling = SamplingRule::parse(sampling.rule);
+    printNotices({sampling.notice});
     o.videoLimits = videoLimitsFrom(a);
     o.storeDtype = a.get("store-dtype");
     if (a.has("out-dir")) {
@@ -91,12 +102,19 @@ int run(const ArgParser& a) {
     EncodeReport r = encodeVideoToFile(a.get("VIDEO"), a.get("output"), o, &progress);
     printNotices(r.notices);
     if (a.flagSet("json")) {
-        nlohmann::json j = nlohmann::json::parse(encodeReportJson(r));
+        nlohmann::json j = encodeReportJson(r);
         j["dtype"] = dtypeJson(dtypeFrom(a));
-        std::cout << j.dump() << "\n";
+        printJson(j, -1);
     } else {
-        std::cout << "encoded " << r.frames << " frames of " << r.video << " (" << r.info.codec
-                  << " " << r.info.width << "x" << r.info.height << ", " << r.info.frameCount
+        // Qwen3.5 encodes frames in temporal pairs: 28 sampled frames are 14 feature frames.
+        std::string frames = std::to_string(r.sampledFrames) + " frames";
+        if (r.sampledFrames != r.frames) {
+            frames +=
+                " (" + std::to_string(r.frames) +
+                ((r.sampledFrames + 1) / 2 == r.frames ? " temporal pairs)" : " temporal groups)");
+        }
+        std::cout << "encoded " << frames << " of " << r.video << " (" << r.info.codec << " "
+                  << r.info.width << "x" << r.info.height << ", " << r.info.frameCount
                   << " frames at " << r.info.fps << " fps) with " << r.backbone << ": features ["
                   << r.frames << ", " << r.patches << ", " << r.dim << "] grid " << r.gridH << "x"
                   << r.gridW << " in " << r.totalSeconds << " s (decode " << r.decodeSeconds

@@ -6,11 +6,12 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/command.h"
 #include "cli/dtype_option.h"
 #include "cli/method_options.h"
+#include "cli/output_options.h"
+#include "cli/statistics_options.h"
 #include "cli/video_options.h"
 #include "cluster/shard.h"
 #include "eval/benchmark.h"
@@ -18,32 +19,40 @@
 #include "eval/results_file.h"
 #include "eval/results_merge.h"
 #include "eval/runner.h"
+#include "models/backbone.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace once::cli {
 namespace {
 
+// The summaries' bootstrap (the same for `eval` and `eval report`, so their CIs agree).
+constexpr std::int64_t kDefaultBootstrap = 1000;
+constexpr std::uint64_t kDefaultBootstrapSeed = 20260811;
+
 void declareRun(ArgParser& p) {
     p.option("benchmark", "NAME", "mvbench, egoschema, videomme or longvideobench")
         .option("annotations", "PATH", "annotation file or folder (see docs/evaluation.md)")
         .option("videos", "DIR", "folder with the benchmark's videos")
-        .option("model", "DIR", "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5)")
+        .option("model", "DIR|ORG/NAME",
+                "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5), or its "
+                "repository in the hub cache (HF_HUB_CACHE)")
         .option("methods", "LIST", "compressors of the registry, comma-separated", "once")
         .option("param", "METHOD.KEY=VALUE", "compressor parameter (repeatable)")
         .option("budgets", "LIST", "visual token budgets, comma-separated",
                 "32,64,128,256,512,1024")
+        .integerListIn(1, kMaxIntOption)
         .flag("no-dense", "skip the dense (uncompressed) reference")
         .option("codebook", "FILE", "codebook for methods that need one (once)")
         .option("limit", "N", "first N questions only")
+        .integerIn(1, kMaxSeedOption)
         .option("seed", "S", "compressor seed", "42")
+        .integerIn(0, kMaxSeedOption)
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
         .option("output", "FILE", "results JSONL (appended; finished lines are skipped)", {}, "-o")
         .flag("overwrite",
               "replace the output file instead of resuming it (it stays until the first new "
               "record is written)")
-        .option("bootstrap", "N", "bootstrap resamples for the CIs of the summary", "1000")
-        .option("bootstrap-seed", "S", "bootstrap seed", "20260811")
         .option("shard", "I/N|none",
                 "answer only the questions of task I of N (0-based; the questions of the g-th "
                 "video, in first-appearance order, are in shard g mod N), writing RESULTS and "
@@ -52,6 +61,8 @@ void declareRun(ArgParser& p) {
                 "(docs/cluster.md), 'none' ignores them",
                 std::string(""))
         .flag("json", "print a JSON summary instead of the table");
+    declareBootstrap(p, "bootstrap resamples for the CIs of the summary", kDefaultBootstrap,
+                     kDefaultBootstrapSeed);
     declareVideoModelOptions(p, true);
 }
 
@@ -94,7 +105,9 @@ int runEval(const ArgParser& a) {
     }
     EvalOptions o;
     const DtypeChoice dtype = dtypeFrom(a);
-    o.session = sessionOptionsFrom(a);
+    std::string samplingNotice;
+    o.session = sessionOptionsFrom(a, &samplingNotice);
+    printNotices({samplingNotice});
     o.dense = !a.flagSet("no-dense");
     o.limit = a.has("limit") ? a.getInt("limit") : -1;
     o.seed = std::uint64_t(a.getInt("seed"));
@@ -105,7 +118,7 @@ int runEval(const ArgParser& a) {
     for (const auto& m : methods) {
         o.methods.push_back({m, params[m]});
     }
-    o.budgets = intList(a.get("budgets"), "--budgets");
+    o.budgets = a.getIntList("budgets");
     const bool json = a.flagSet("json");
     Benchmark bench = loadBenchmark(a.get("benchmark"), a.get("annotations"), a.get("videos"));
     const ShardSpec shard = resolveShard(a.get("shard"));
@@ -145,7 +158,7 @@ int runEval(const ArgParser& a) {
                     {"skipped", run.skipped},
                     {"output", o.output}};
         j["dtype"] = dtypeJson(dtype);
-        std::cout << j.dump(2) << "\n";
+        printJson(j);
         return 0;
     }
     std::cerr << run.written << " record(s) written, " << run.skipped << " already present, in "
@@ -157,10 +170,11 @@ int runEval(const ArgParser& a) {
 void declareReport(ArgParser& p) {
     p.positional("RESULTS", "results JSONL file(s) of `once eval`", true, true)
         .option("csv", "PREFIX", "write PREFIX_accuracy.csv and PREFIX_efficiency.csv")
-        .option("bootstrap", "N", "bootstrap resamples (0: none)", "1000")
-        .option("bootstrap-seed", "S", "bootstrap seed", "20260811")
         .flag("tasks", "also print per-task accuracy")
         .flag("json", "print JSON");
+    declareBootstrap(p, "bootstrap resamples (0: none)", kDefaultBootstrap,
+                     kDefaultBootstrapSeed);
+    declareOverwrite(p);
 }
 
 int runReport(const ArgParser& a) {
@@ -178,15 +192,19 @@ int runReport(const ArgParser& a) {
         summarizeResults(all, a.getInt("bootstrap"), std::uint64_t(a.getInt("bootstrap-seed")));
     if (a.has("csv")) {
         const std::string prefix = a.get("csv");
+        const OutputReplace replace = replaceFrom(a);
+        for (const char* suffix : {"_accuracy.csv", "_efficiency.csv"}) {
+            checkOutputPath(prefix + suffix, replace, "csv");  // both before either is written
+        }
         for (const auto& [suffix, text] :
              {std::pair{std::string("_accuracy.csv"), accuracyCsv(s)},
               std::pair{std::string("_efficiency.csv"), efficiencyCsv(s)}}) {
             // Whole or not at all: a failed write leaves an older CSV as it was.
-            writeFileAtomically(prefix + suffix, text);
+            writeFileAtomically(prefix + suffix, text, replace);
         }
     }
     if (a.flagSet("json")) {
-        std::cout << summaryJson(s).dump(2) << "\n";
+        printJson(summaryJson(s));
         return 0;
     }
     std::cout << "Accuracy (%) with 95% bootstrap CIs\n" << accuracyTableText(s) << "\n";
@@ -211,12 +229,10 @@ int runMerge(const ArgParser& a) {
     const EvalMergeSummary s =
         mergeEvalResults(a.getAll("SHARD"), a.get("output"), a.flagSet("overwrite"));
     if (a.flagSet("json")) {
-        std::cout << nlohmann::json({{"output", a.get("output")},
-                                     {"shards", s.shards},
-                                     {"questions", s.questions},
-                                     {"records", s.records}})
-                         .dump(2)
-                  << "\n";
+        printJson({{"output", a.get("output")},
+                   {"shards", s.shards},
+                   {"questions", s.questions},
+                   {"records", s.records}});
     } else {
         std::cout << "merged " << s.shards << " shard(s): " << s.records << " record(s) of "
                   << s.questions << " question(s) -> " << a.get("output") << "\n";

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/generation_options.h"
+#include "cli/output_options.h"
 #include "models/generation.h"
 #include "models/gguf_file.h"
 #include "models/qwen2_model.h"
@@ -21,11 +23,9 @@ namespace {
 void declare(ArgParser& p) {
     p.option("model", "FILE", "GGUF model file (Llama architecture, byte-level BPE tokenizer)")
         .option("prompt", "TEXT", "the prompt (a user message unless --raw)")
-        .flag("raw", "feed the prompt as plain text, without the chat template")
-        .option("max-new-tokens", "N", "longest answer in tokens", "64")
-        .option("temperature", "T", "0: greedy", "0")
-        .option("top-p", "P", "nucleus mass when sampling", "1")
-        .option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
+        .flag("raw", "feed the prompt as plain text, without the chat template");
+    declareGenerationOptions(p, 64, "0: greedy");
+    p.option("device", "DEV", "cpu, cuda or cuda:N", "cpu")
         .option("dtype", "TYPE", "float32, float16, bfloat16", "float32")
         .flag("json", "print a JSON report instead of streaming");
 }
@@ -39,12 +39,14 @@ int run(const ArgParser& a) {
     }
     const bool json = a.flagSet("json");
     const GgufFile file = GgufFile::open(a.get("model"));
+    // The tokenizer's metadata first: cheap, and a bad special token id is named before the
+    // weights load.
+    const GgufTokenizerInfo info = tokenizerInfoFromGguf(file);
+    const BpeTokenizer tokenizer = tokenizerFromGguf(file);
     Qwen2LoadOptions lo;
     lo.device = a.get("device");
     lo.dtype = a.get("dtype");
     const Qwen2Model model = Qwen2Model::loadGguf(file, lo);
-    const BpeTokenizer tokenizer = tokenizerFromGguf(file);
-    const GgufTokenizerInfo info = tokenizerInfoFromGguf(file);
 
     const std::string text =
         a.flagSet("raw") ? a.get("prompt")
@@ -94,7 +96,7 @@ int run(const ArgParser& a) {
     j["stopped_by_token"] = r.stoppedByToken;
     j["prefill_seconds"] = r.prefillSeconds;
     j["decode_seconds"] = r.decodeSeconds;
-    std::cout << j.dump(2) << "\n";
+    printJson(j);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/output_options.h"
 #include "io/safetensors.h"
 #include "util/error.h"
 
@@ -34,7 +35,7 @@ int run(const ArgParser& a) {
         j["error"] = e.what();
     }
     if (a.flagSet("json")) {
-        std::cout << j.dump(2) << "\n";
+        printJson(j);
     } else if (!j["valid"].get<bool>()) {
         std::cout << path << ": INVALID\n  " << j["error"].get<std::string>() << "\n";
     } else {

@@ -5,7 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/output_options.h"
+#include "cli/statistics_options.h"
 #include "codebook/codebook_exemplars.h"
+#include "eval/report.h"  // kMaxBootstrapResamples
 #include "train/cache_reader.h"
 #include "train/codebook_fit_file.h"
 #include "train/codebook_metadata.h"
@@ -16,6 +19,34 @@
 
 namespace once::cli {
 namespace {
+
+// Numeric options read into the FitConfig field of the same meaning (validate() checks them).
+template <class T>
+struct FitField {
+    const char* option;
+    T FitConfig::*field;
+};
+const FitField<std::int64_t> kCountOptions[] = {{"K", &FitConfig::codewords},
+                                                {"candidates", &FitConfig::candidates},
+                                                {"batch", &FitConfig::batch}};
+const FitField<int> kIntOptions[] = {{"init-iters", &FitConfig::initIterations},
+                                     {"sinkhorn-iters", &FitConfig::sinkhornIterations},
+                                     {"epochs", &FitConfig::epochs},
+                                     {"patience", &FitConfig::patience},
+                                     {"lloyd-iters", &FitConfig::lloydIterations}};
+const FitField<double> kRealOptions[] = {{"alpha", &FitConfig::alpha},
+                                         {"epsilon", &FitConfig::epsilon},
+                                         {"lr", &FitConfig::lr},
+                                         {"weight-decay", &FitConfig::weightDecay},
+                                         {"beta1", &FitConfig::beta1},
+                                         {"beta2", &FitConfig::beta2},
+                                         {"adam-eps", &FitConfig::adamEps},
+                                         {"grad-clip", &FitConfig::gradClip},
+                                         {"commitment", &FitConfig::commitment},
+                                         {"usage", &FitConfig::usage},
+                                         {"tau-start", &FitConfig::tauStart},
+                                         {"tau-min", &FitConfig::tauMin},
+                                         {"tau-decay", &FitConfig::tauDecay}};
 
 void declare(ArgParser& p) {
     FitConfig d;
@@ -78,6 +109,21 @@ void declare(ArgParser& p) {
                 "codebook is saved, and when a run that created it fails",
                 std::string(""))
         .flag("json", "print a JSON summary (no progress bar)");
+    declareOverwrite(p, " (the codebook; the resume state must be a regular file or new)");
+    // Types here (exit 2); ranges in FitConfig::validate (exit 1, as in the studio's trainer).
+    for (const auto& o : kCountOptions) {
+        p.select(o.option).anyInteger();
+    }
+    for (const auto& o : kIntOptions) {
+        p.select(o.option).integerIn(kMinIntOption, kMaxIntOption);
+    }
+    for (const auto& o : kRealOptions) {
+        p.select(o.option).finiteNumber();
+    }
+    p.select("seed").integerIn(0, kMaxSeedOption);
+    p.select("diagnostics-bootstrap").integerIn(0, kMaxBootstrapResamples);
+    p.select("diagnostics-random").integerIn(0, kMaxRandomCodebooks);
+    p.select("exemplars").integerIn(0, kMaxExemplarsPerCodeword);
 }
 
 // Refuses an output the fit could not write before hours of fitting, not after.
@@ -101,34 +147,6 @@ void checkOutputs(const std::string& output, const std::string& state) {
     }
 }
 
-// Numeric options read into the FitConfig field of the same meaning (validate() checks them).
-template <class T>
-struct FitField {
-    const char* option;
-    T FitConfig::*field;
-};
-const FitField<std::int64_t> kCountOptions[] = {{"K", &FitConfig::codewords},
-                                                {"candidates", &FitConfig::candidates},
-                                                {"batch", &FitConfig::batch}};
-const FitField<int> kIntOptions[] = {{"init-iters", &FitConfig::initIterations},
-                                     {"sinkhorn-iters", &FitConfig::sinkhornIterations},
-                                     {"epochs", &FitConfig::epochs},
-                                     {"patience", &FitConfig::patience},
-                                     {"lloyd-iters", &FitConfig::lloydIterations}};
-const FitField<double> kRealOptions[] = {{"alpha", &FitConfig::alpha},
-                                         {"epsilon", &FitConfig::epsilon},
-                                         {"lr", &FitConfig::lr},
-                                         {"weight-decay", &FitConfig::weightDecay},
-                                         {"beta1", &FitConfig::beta1},
-                                         {"beta2", &FitConfig::beta2},
-                                         {"adam-eps", &FitConfig::adamEps},
-                                         {"grad-clip", &FitConfig::gradClip},
-                                         {"commitment", &FitConfig::commitment},
-                                         {"usage", &FitConfig::usage},
-                                         {"tau-start", &FitConfig::tauStart},
-                                         {"tau-min", &FitConfig::tauMin},
-                                         {"tau-decay", &FitConfig::tauDecay}};
-
 int run(const ArgParser& a) {
     FitConfig c;
     c.method = a.get("method");
@@ -151,21 +169,13 @@ int run(const ArgParser& a) {
     request.output = output;
     request.state = state;
     request.storeDtype = a.get("store-dtype");
-    CodebookMetadataOptions& mo = request.metadata;
+    request.replace = replaceFrom(a);
+    CodebookMetadataOptions& mo = request.metadata;  // ranges: checked by parse()
     mo.bootstrap = a.getInt("diagnostics-bootstrap");
     mo.randomCodebooks = a.getInt32("diagnostics-random", "Stage-B");
-    if (mo.bootstrap < 0 || mo.randomCodebooks < 0) {
-        fail("invalid diagnostics option", {},
-             mo.bootstrap < 0 ? "diagnostics-bootstrap" : "diagnostics-random", ">= 0",
-             std::to_string(mo.bootstrap < 0 ? mo.bootstrap : mo.randomCodebooks));
-    }
     ExemplarOptions& eo = request.exemplars;
     eo.perCodeword = a.getInt32("exemplars", "Stage-B");
     eo.thumbnailSide = a.flagSet("exemplar-thumbnails") ? kDefaultExemplarThumbnailSide : 0;
-    if (eo.perCodeword < 0 || eo.perCodeword > kMaxExemplarsPerCodeword) {
-        fail("invalid exemplar option", {}, "exemplars",
-             "0.." + std::to_string(kMaxExemplarsPerCodeword), std::to_string(eo.perCodeword));
-    }
     checkOutputs(output, state);
     // The fit streams its mini-batches from the mapped shard files (memory bounded by the
     // mini-batch); every check of the cache is made here, before the fit.
@@ -187,7 +197,7 @@ int run(const ArgParser& a) {
                         {"exemplar_thumbnails_missing", exemplars.thumbnailsMissing},
                         {"diagnostics", nlohmann::json::parse(r.metadata.at("diagnostics"))}};
     if (a.flagSet("json")) {
-        std::cout << j.dump(2) << "\n";
+        printJson(j);
     } else {
         std::cout << "fitted " << r.codebook.size(0) << " x " << r.codebook.size(1) << " codebook ("
                   << c.method << "), selected epoch " << r.selectedEpoch << " by " << c.selection

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/output_options.h"
 #include "train/cache_merge.h"
 
 namespace once::cli {
@@ -19,15 +20,13 @@ int run(const ArgParser& a) {
     Progress progress = terminalProgress(a.flagSet("json"));
     const CacheMergeSummary s = mergeSketchCaches(a.getAll("SHARD"), a.get("output"), &progress);
     if (a.flagSet("json")) {
-        std::cout << nlohmann::json({{"cache", a.get("output")},
-                                     {"shards", s.shards},
-                                     {"videos", s.videos},
-                                     {"done", s.done},
-                                     {"failed", s.failed},
-                                     {"reps", s.reps},
-                                     {"shard_files", s.files}})
-                         .dump(2)
-                  << "\n";
+        printJson({{"cache", a.get("output")},
+                   {"shards", s.shards},
+                   {"videos", s.videos},
+                   {"done", s.done},
+                   {"failed", s.failed},
+                   {"reps", s.reps},
+                   {"shard_files", s.files}});
     } else {
         std::cout << "merged " << s.shards << " shard caches: " << s.done << " of " << s.videos
                   << " video(s) sketched (" << s.failed << " failed), " << s.reps

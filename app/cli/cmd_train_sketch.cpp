@@ -5,9 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/output_options.h"
 #include "cli/video_options.h"
 #include "cluster/shard.h"
 #include "encode/decode_encode.h"
+#include "models/backbone.h"
 #include "models/visual_encoder.h"
 #include "train/sketch_cache.h"
 #include "util/error.h"
@@ -27,16 +29,27 @@ void declare(ArgParser& p) {
                 "cache folder: new, empty, or a cache of an earlier run with the same options, "
                 "which the run resumes (a stopped run keeps every finished video)",
                 std::nullopt, "-o")
-        .option("model", "DIR", "Hugging Face model folder of the backbone", std::string(""))
+        .option("model", "DIR|ORG/NAME",
+                "Hugging Face model folder of the backbone, or its repository in the hub cache",
+                std::string(""))
         .option("device", "cpu|cuda", "where the encoder runs", std::string("cpu"))
+        // Types here (exit 2); ranges in SketchCacheOptions::validate (exit 1, as in the studio).
         .option("bins", "L", "timeline bins (1: single-bin ablation)", std::string("4"))
+        .integerIn(kMinIntOption, kMaxIntOption)
         .option("R", "R", "source tokens per representative", std::string("256"))
+        .finiteNumber()
         .option("m-min", "N", "smallest sketch per video", std::string("16"))
+        .anyInteger()
         .option("m-max", "N", "largest sketch per video (before the cap)", std::string("128"))
+        .anyInteger()
         .option("cap", "N", "global representative cap (0: none)", std::string("5000000"))
+        .anyInteger()
         .option("iters", "N", "spherical-Lloyd rounds per bin", std::string("10"))
+        .integerIn(kMinIntOption, kMaxIntOption)
         .option("seed", "S", "seed of the per-bin Lloyd seeds", std::string("42"))
+        .integerIn(0, kMaxSeedOption)
         .option("shard-rows", "N", "representatives per shard", std::string("65536"))
+        .anyInteger()
         .option("shard", "I/N|none",
                 "sketch only the videos of task I of N (0-based; video v is in shard v mod N) "
                 "into a shard cache for `once train merge`; default: SLURM_ARRAY_TASK_ID/COUNT "
@@ -71,10 +84,12 @@ int run(const ArgParser& a) {
     o.validate();  // before a video is decoded
     const std::string backbone = backboneFrom(a, true);
     EncoderOptions eo;
-    eo.modelDir = a.get("model");
+    eo.modelDir = modelFrom(a);
     eo.device = a.get("device");
     DecodeEncodeOptions de;
-    de.sampling = SamplingRule::parse(samplingFrom(a, backbone));
+    const SamplingChoice sampling = samplingFrom(a, backbone, eo.modelDir);
+    de.sampling = SamplingRule::parse(sampling.rule);
+    printNotices({sampling.notice});
     de.limits = videoLimitsFrom(a);
     const VideoEncodeFn encode = lazyDecodeEncode(backbone, eo, de);
     auto corpus = readCorpusManifest(a.get("manifest"));
@@ -93,7 +108,7 @@ int run(const ArgParser& a) {
         {"seconds", s.seconds},
         {"tokens_per_second", s.seconds > 0 ? double(s.tokensThisRun) / s.seconds : 0.0}};
     if (a.flagSet("json")) {
-        std::cout << j.dump(2) << "\n";
+        printJson(j);
     } else {
         std::cout << "sketched " << s.done << " of " << s.videos << " video(s) (" << s.resumed
                   << " from an earlier run, " << s.failed << " failed): " << s.reps

@@ -1,6 +1,9 @@
 // `once`: the headless front end. Dispatches to the registered subcommands.
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <csignal>
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 
@@ -10,8 +13,40 @@
 
 namespace {
 
-void onSignal(int) {
+// Ctrl-C and SIGTERM ask the command to stop at its next safe point, where it cleans up and
+// exits with 130. Some waits have no such point (a library call, a read the file system holds
+// up): a second signal, or kForcedExitSeconds after the first, ends the process at once, so a
+// signal is never ignored.
+constexpr unsigned kForcedExitSeconds = 10;
+std::atomic<int> gSignals{0};  // lock-free: safe in a signal handler
+
+void forcedExit(int) {
+    static const char message[] = "\nonce: stopped without cleaning up (no safe point reached)\n";
+    const ssize_t written = ::write(STDERR_FILENO, message, sizeof message - 1);
+    (void)written;
+    ::_exit(130);
+}
+
+void onSignal(int signal) {
+    if (gSignals.fetch_add(1) > 0) {
+        forcedExit(signal);
+    }
     once::cli::interruptToken().cancel();
+    ::alarm(kForcedExitSeconds);
+}
+
+void installSignalHandlers() {
+    once::cli::interruptToken();  // constructed here, not first in a signal handler
+    struct sigaction on {};
+    on.sa_handler = onSignal;
+    on.sa_flags = SA_RESTART;  // as std::signal had it: interrupted reads resume
+    sigemptyset(&on.sa_mask);
+    ::sigaction(SIGINT, &on, nullptr);
+    ::sigaction(SIGTERM, &on, nullptr);
+    struct sigaction alarmed {};
+    alarmed.sa_handler = forcedExit;
+    sigemptyset(&alarmed.sa_mask);
+    ::sigaction(SIGALRM, &alarmed, nullptr);
 }
 
 void printUsage() {
@@ -30,8 +65,7 @@ void printUsage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
+    installSignalHandlers();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
         printUsage();

@@ -16,23 +16,6 @@ std::vector<std::string> splitList(const std::string& s) {
     return out;
 }
 
-std::vector<std::int64_t> intList(const std::string& s, const std::string& option) {
-    std::vector<std::int64_t> out;
-    for (const std::string& item : splitList(s)) {
-        try {
-            std::size_t used = 0;
-            const long long v = std::stoll(item, &used);
-            if (used == item.size()) {
-                out.push_back(v);
-                continue;
-            }
-        } catch (const std::exception&) {
-        }
-        throw UsageError(option + " takes integers, got '" + item + "'");
-    }
-    return out;
-}
-
 std::map<std::string, std::map<std::string, std::string>> methodParams(
     const std::vector<std::string>& items, const std::vector<std::string>& methods) {
     std::map<std::string, std::map<std::string, std::string>> out;

@@ -1,7 +1,6 @@
 #pragma once
 // The comma lists and per-method parameters of the commands that run several compressors
 // (eval, bench): one parsing, one error wording.
-#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,8 +11,6 @@ namespace once::cli {
 
 /// "a,b,,c" → {"a", "b", "c"}.
 std::vector<std::string> splitList(const std::string& s);
-/// The integers of a comma list; UsageError naming `option` for anything else.
-std::vector<std::int64_t> intList(const std::string& s, const std::string& option);
 /// Each METHOD.KEY=VALUE of `items` into params[METHOD][KEY]; UsageError for another form or a
 /// METHOD not in `methods`.
 std::map<std::string, std::map<std::string, std::string>> methodParams(

@@ -5,6 +5,7 @@
 
 #include "cli/dtype_option.h"
 #include "models/backbone.h"
+#include "models/hub_cache.h"
 #include "models/visual_encoder.h"
 
 namespace once::cli {
@@ -17,12 +18,24 @@ void declareSampling(ArgParser& p) {
     p.option("sampling", "RULE",
              "frames to use: uniform:N | fps:F | fps:F:MIN:MAX, optionally @START-END seconds "
              "(e.g. uniform:32, fps:2:4:256@10-20); default: the backbone's (" +
-                 defaults + ", uniform:32 for demo)")
+                 defaults +
+                 ", uniform:32 for demo; Qwen3.5: the model folder's video processor settings, "
+                 "as transformers samples, fps:2:4:768 without them; the paper's is "
+                 "fps:2:4:256)")
         .alias("sample");
 }
 
-std::string samplingFrom(const ArgParser& a, const std::string& backbone) {
-    return a.has("sampling") ? a.get("sampling") : defaultSampling(backbone);
+SamplingChoice samplingFrom(const ArgParser& a, const std::string& backbone,
+                            const std::string& modelDir) {
+    if (a.has("sampling")) {
+        return {a.get("sampling"), {}};
+    }
+    return defaultSamplingFor(backbone, modelDir);
+}
+
+std::string modelFrom(const ArgParser& a) {
+    const std::string model = a.getOr("model", "");
+    return model.empty() ? model : resolveModelFolder(model);
 }
 
 void declareBackbone(ArgParser& p, bool withEncoders) {
@@ -44,7 +57,7 @@ void declareBackbone(ArgParser& p, bool withEncoders) {
 
 std::string backboneFrom(const ArgParser& a, bool withEncoders) {
     const std::string b = a.get("backbone");
-    const std::string model = a.getOr("model", "");
+    const std::string model = modelFrom(a);
     if (b != "auto") {
         return b;
     }
@@ -65,7 +78,8 @@ void declareVideoModelOptions(ArgParser& p, bool answers) {
              "LLaVA-OneVision patches per frame: 1 keeps all 27x27 (the paper's setting: 32 "
              "frames give 23,329 tokens); 2 pools bilinearly to 14x14, as transformers' "
              "LlavaOnevision model and lmms-eval's default do (6,273 tokens)",
-             std::string("1"));
+             std::string("1"))
+        .integerIn(1, 2);
     if (answers) {
         p.option("prompt-format", "auto|llava-next|chat-template|transformers5|qwen3-vl",
                  "LLaVA-OneVision: auto = the folder's chat template when it is the llava-hf one "
@@ -83,14 +97,18 @@ void declareVideoModelOptions(ArgParser& p, bool answers) {
     declareVideoLimits(p);
 }
 
-SessionOptions sessionOptionsFrom(const ArgParser& a) {
+SessionOptions sessionOptionsFrom(const ArgParser& a, std::string* samplingNotice) {
     SessionOptions so;
-    so.modelDir = a.get("model");
+    so.modelDir = modelFrom(a);
     so.backbone = backboneFrom(a, false);
     so.device = a.get("device");
     so.dtype = dtypeFrom(a).resolved;
     so.codebook = a.getOr("codebook", "");
-    so.sampling = samplingFrom(a, so.backbone);
+    const SamplingChoice sampling = samplingFrom(a, so.backbone, so.modelDir);
+    so.sampling = sampling.rule;
+    if (samplingNotice) {
+        *samplingNotice = sampling.notice;
+    }
     so.positions = a.get("positions");
     so.poolStride = int(a.getInt("pool-stride"));
     so.promptFormat = a.get("prompt-format");
@@ -103,21 +121,17 @@ void declareVideoLimits(ArgParser& p) {
              "refuse a video whose sampled frames would take more than G GiB decoded (RGB); "
              "raise it for long, high-resolution videos",
              std::to_string(kMaxDecodedBytes >> 30))
+        // Up to 1 TiB and 1 gigapixel: beyond that no machine this runs on holds the frames.
+        .numberAbove(0, 1024)
         .option("max-frame-megapixels", "M",
                 "refuse frames larger than M million pixels (a picture renamed .mp4)",
-                std::to_string(double(kMaxFramePixels) / 1e6));  // 8192 x 8192 = 67.108864
+                std::to_string(double(kMaxFramePixels) / 1e6))  // 8192 x 8192 = 67.108864
+        .numberAbove(0, 1000);
 }
 
 VideoLimits videoLimitsFrom(const ArgParser& a) {
-    const double gib = a.getDouble("max-decoded-gib");
+    const double gib = a.getDouble("max-decoded-gib");  // in range: checked by parse()
     const double mp = a.getDouble("max-frame-megapixels");
-    // Up to 1 TiB and 1 gigapixel: beyond that no machine this runs on holds the frames.
-    if (!(gib > 0) || gib > 1024) {
-        throw UsageError("--max-decoded-gib must be in (0, 1024]");
-    }
-    if (!(mp > 0) || mp > 1000) {
-        throw UsageError("--max-frame-megapixels must be in (0, 1000]");
-    }
     VideoLimits l;
     l.maxDecodedBytes = std::int64_t(gib * double(std::int64_t(1) << 30));
     l.maxFramePixels = std::llround(mp * 1e6);
@@ -126,7 +140,9 @@ VideoLimits videoLimitsFrom(const ArgParser& a) {
 
 void printNotices(const std::vector<std::string>& notices) {
     for (const std::string& n : notices) {
-        std::cerr << "note: " << n << "\n";
+        if (!n.empty()) {
+            std::cerr << "note: " << n << "\n";
+        }
     }
 }
 

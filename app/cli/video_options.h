@@ -7,14 +7,25 @@
 #include "pipeline/session.h"
 #include "video/video_reader.h"
 
+namespace once {
+struct SamplingChoice;  // models/backbone.h
+}
+
 namespace once::cli {
 
 /// --sampling RULE (older spelling --sample) with the rule syntax in its help, and no default:
 /// samplingFrom gives the backbone's (models/backbone.h defaultSampling).
 void declareSampling(ArgParser& p);
-/// The --sampling given, else the default of `backbone` (uniform:32 for llava-onevision and the
-/// demo encoder, fps:2:4:256 for qwen3.5: the paper's settings).
-std::string samplingFrom(const ArgParser& a, const std::string& backbone);
+/// The --sampling given (no notice), else the default of `backbone` for the model folder
+/// `modelDir` (models/backbone.h defaultSamplingFor: uniform:32 for llava-onevision and the demo
+/// encoder; for qwen3.5 the folder's video processor settings, as transformers samples, with a
+/// notice naming them).
+SamplingChoice samplingFrom(const ArgParser& a, const std::string& backbone,
+                            const std::string& modelDir);
+/// --model as a model folder: "" when not given; an existing folder as it is; a repository id
+/// ORG/NAME (or a models--ORG--NAME folder) found in the Hugging Face hub cache as its snapshot
+/// of refs/main (models/hub_cache.h). Throws OnceError when the cache does not hold it.
+std::string modelFrom(const ArgParser& a);
 /// --backbone NAME|auto. `withEncoders`: also the visual encoders without a language model
 /// (demo), for commands that only encode.
 void declareBackbone(ArgParser& p, bool withEncoders);
@@ -27,17 +38,18 @@ std::string backboneFrom(const ArgParser& a, bool withEncoders);
 /// model: --backbone then lists only those) also --prompt-format and --positions.
 void declareVideoModelOptions(ArgParser& p, bool answers);
 
-/// The session of the commands that answer with a model (ask, eval, bench) from --model,
-/// --device, --dtype (resolved), --codebook, --backbone, --sampling, --positions, --pool-stride,
-/// --prompt-format and the decoding limits (declareVideoModelOptions with answers).
-SessionOptions sessionOptionsFrom(const ArgParser& a);
+/// The session of the commands that answer with a model (ask, eval, bench) from --model
+/// (modelFrom), --device, --dtype (resolved), --codebook, --backbone, --sampling (samplingFrom;
+/// its notice into `samplingNotice` when given), --positions, --pool-stride, --prompt-format and
+/// the decoding limits (declareVideoModelOptions with answers).
+SessionOptions sessionOptionsFrom(const ArgParser& a, std::string* samplingNotice = nullptr);
 
 /// --max-decoded-gib G and --max-frame-megapixels M: the decoding limits of docs/security.md.
 void declareVideoLimits(ArgParser& p);
 VideoLimits videoLimitsFrom(const ArgParser& a);
 
-/// Prints each notice as "note: ..." on stderr (settings a model folder lacked and the defaults
-/// used instead), unless `quiet`.
+/// Prints each non-empty notice as "note: ..." on stderr (settings a model folder lacked and the
+/// defaults used instead, the sampling a folder asked for).
 void printNotices(const std::vector<std::string>& notices);
 
 }  // namespace once::cli

@@ -75,11 +75,9 @@ QDialog* createUserGuideDialog(QWidget* parent) {
     if (markdown.isEmpty()) {
         browser->setPlainText(HelpDialogs::tr("The user guide is not part of this build."));
     } else {
-        // Pictures are in the repository's docs/screenshots, not in the application.
-        QString text = markdown;
-        text.remove(QRegularExpression(QStringLiteral("^!\\[[^\\]]*\\]\\([^)]*\\)\\s*$"),
-                                       QRegularExpression::MultilineOption));
-        browser->setMarkdown(text);
+        // The pictures are embedded beside the guide (help.qrc), at the paths the guide names.
+        browser->setSearchPaths({QStringLiteral(":/help")});
+        browser->setMarkdown(markdown);
     }
     QWidget* body = nullptr;
     QDialog* d = makeDialog(parent, QStringLiteral("userGuide"),

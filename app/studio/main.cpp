@@ -1,16 +1,21 @@
 // once-studio: the ONCE Studio desktop application.
 //   once-studio [FILE…]            open videos, feature files, codebooks or model folders
 //   once-studio --demo             start with the embedded demo loaded
-//   once-studio --session FILE     reopen a saved session (.oncesession)
+//   once-studio --open-session FILE   reopen a saved session (.oncesession; --session works too)
 //   once-studio --screenshot PNG   load the demo, save a picture of the window, quit
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "app_settings.h"
+#include "command_line.h"
 #include "main_window.h"
+#include "session/atomic_save.h"
 #include "session/studio_session.h"
 #include "studio_application.h"
 
@@ -30,6 +35,16 @@ bool textOnly(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Before Qt sees them: it would take --session FILE for its session manager (issue 30).
+    std::vector<std::string> protectedArgs = once::studio::protectStudioArguments(argc, argv);
+    std::vector<char*> args;
+    for (std::string& a : protectedArgs) {
+        args.push_back(a.data());
+    }
+    args.push_back(nullptr);
+    argc = int(protectedArgs.size());
+    argv = args.data();
+
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate(
         "main", "ONCE Studio: video-token compression with a global codebook"));
@@ -46,8 +61,10 @@ int main(int argc, char** argv) {
         QCoreApplication::translate("main", "Interface language for this run (en, zh_CN)."),
         QStringLiteral("LANG"));
     const QCommandLineOption session(
-        QStringLiteral("session"),
-        QCoreApplication::translate("main", "Reopen the session saved in FILE (.oncesession)."),
+        QStringList{QString::fromLatin1(once::studio::kOpenSessionOption),
+                    QStringLiteral("session")},
+        QCoreApplication::translate(
+            "main", "Reopen the session saved in FILE (.oncesession); --session FILE works too."),
         QStringLiteral("FILE"));
     parser.addOptions({demo, screenshot, language, session});
     parser.addPositionalArgument(
@@ -90,7 +107,11 @@ int main(int argc, char** argv) {
                                  return;
                              }
                              QTimer::singleShot(500, &window, [&window, path] {
-                                 const bool ok = window.grab().save(path);
+                                 QBuffer png;
+                                 png.open(QIODevice::WriteOnly);
+                                 const bool ok =
+                                     window.grab().save(&png, "PNG") &&
+                                     once::studio::saveFileAtomically(path, png.data(), nullptr);
                                  std::fprintf(stderr, "%s %s\n", ok ? "saved" : "could not save",
                                               qPrintable(path));
                                  window.close();

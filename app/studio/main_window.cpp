@@ -23,7 +23,9 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTime>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <QWindow>
 #include <algorithm>
 
 #include "app_settings.h"
@@ -41,6 +43,7 @@
 #include "player/video_player_panel.h"
 #include "question/question_panel.h"
 #include "recent_files_menu.h"
+#include "session/session_autosave.h"
 #include "session/session_binder.h"
 #include "session/session_document.h"
 #include "session/studio_session.h"
@@ -136,6 +139,24 @@ MainWindow::MainWindow(QWidget* parent)
 
     wireFeedback();
 
+    // Work survives a crash: what is open is autosaved, and a crashed run's is offered back.
+    autosave_ = new SessionAutosave(
+        session_,
+        [this] {
+            SessionAutosave::Extras e;
+            e.frame = session_->video().isEmpty() ? -1 : overlay_->currentFrame();
+            e.question = question_->askedQuestion();
+            e.denseAnswer = question_->denseAnswer();
+            e.compressedAnswer = question_->onceAnswer();
+            return e;
+        },
+        SessionAutosave::defaultFolder(), this);
+    connect(question_->task(), &BackgroundTask::finished, autosave_,
+            &SessionAutosave::scheduleSave);
+    connect(overlay_, &GroupOverlay::currentFrameChanged, autosave_,
+            &SessionAutosave::scheduleSave);
+    QTimer::singleShot(0, this, [this] { offerRecovery(SessionAutosave::defaultFolder()); });
+
     resize(1400, 900);
     defaultState_ = saveState();
     const AppSettings settings;
@@ -148,28 +169,48 @@ MainWindow::MainWindow(QWidget* parent)
 void MainWindow::fitToScreen() {
     // The default size and a geometry saved on a larger monitor may both exceed this screen
     // (issue 16: a 1366 × 768 laptop); shrink and move the window inside the available area,
-    // leaving room for the title bar the window manager adds above the client area.
+    // frame included. Before the window manager has framed the window its margins are unknown:
+    // a title bar is allowed for, and showEvent() fits again with the real frame (issue 30:
+    // from the second start on, the status bar lay 20 px below the screen).
     const QScreen* s = screen() != nullptr ? screen() : QGuiApplication::primaryScreen();
     if (s == nullptr) {
         return;
     }
     const QRect available = s->availableGeometry();
     constexpr int kTitleBarAllowance = 32;
-    const int frameHeight = std::max(frameGeometry().height() - height(), kTitleBarAllowance);
-    const QSize fitted =
-        size().boundedTo(QSize(available.width(), std::max(available.height() - frameHeight, 1)));
+    QMargins frame = windowHandle() != nullptr ? windowHandle()->frameMargins() : QMargins();
+    if (frame.isNull()) {
+        frame = QMargins(0, kTitleBarAllowance, 0, 0);
+    }
+    const QSize room(std::max(available.width() - frame.left() - frame.right(), 1),
+                     std::max(available.height() - frame.top() - frame.bottom(), 1));
+    const QSize fitted = size().boundedTo(room);
     if (fitted != size()) {
-        // A restored maximised state would ignore the resize; do not show the window here.
+        // A restored maximised state would ignore the resize.
         setWindowState(windowState() & ~(Qt::WindowMaximized | Qt::WindowFullScreen));
         resize(fitted);
     }
-    QRect g(pos(), size());
-    if (!available.contains(g)) {
-        g.moveLeft(std::clamp(g.left(), available.left(), available.right() - g.width() + 1));
-        g.moveTop(std::clamp(
-            g.top(), available.top() + frameHeight,
-            std::max(available.top() + frameHeight, available.bottom() - g.height() + 1)));
-        move(g.topLeft());
+    // The frame's outer rectangle must lie inside the available area; move() places the
+    // client area, so the frame's top-left is the client's minus the margins.
+    const QRect outer(geometry().topLeft() - QPoint(frame.left(), frame.top()),
+                      fitted.grownBy(frame));
+    if (!available.contains(outer)) {
+        const int x = std::clamp(outer.left(), available.left(),
+                                 std::max(available.left(), available.right() - outer.width() + 1));
+        const int y = std::clamp(outer.top(), available.top(),
+                                 std::max(available.top(), available.bottom() - outer.height() + 1));
+        setGeometry(QRect(QPoint(x + frame.left(), y + frame.top()), fitted));
+    }
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (!fittedWithFrame_) {
+        fittedWithFrame_ = true;
+        // Once shown, the window manager frames the window (asynchronously): fit again with
+        // the frame it really has.
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+        QTimer::singleShot(300, this, &MainWindow::fitToScreen);
     }
 }
 
@@ -379,8 +420,14 @@ void MainWindow::createMenus() {
     measureAction_ =
         compress->addAction(tr("&Measure Budget Sweep"), session_, &StudioSession::runBudgetSweep);
     compress->addSeparator();
-    QAction* cancel =
-        compress->addAction(tr("&Cancel Running Work"), session_, &StudioSession::cancel);
+    // Every running work, training and the question too (issue 30: Ctrl+. left training on).
+    QAction* cancel = compress->addAction(tr("&Cancel Running Work"), this, [this] {
+        session_->cancel();
+        if (trainer_->task()->isRunning()) {
+            trainer_->cancel();
+        }
+        question_->task()->cancel();
+    });
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -481,9 +528,14 @@ void MainWindow::saveSession() {
 
 bool MainWindow::saveSessionFile(const QString& path) {
     try {
-        writeSessionFile(
-            path,
-            captureSession(*session_, session_->video().isEmpty() ? -1 : overlay_->currentFrame()));
+        once::SessionFile file =
+            captureSession(*session_, session_->video().isEmpty() ? -1 : overlay_->currentFrame());
+        if (!question_->askedQuestion().isEmpty()) {
+            file.question = question_->askedQuestion().toStdString();
+            file.denseAnswer = question_->denseAnswer().toStdString();
+            file.compressedAnswer = question_->onceAnswer().toStdString();
+        }
+        writeSessionFile(path, file);
     } catch (const once::OnceError& e) {
         showError(tr("Cannot save the session"), QString::fromUtf8(e.what()));
         return false;
@@ -508,8 +560,20 @@ void MainWindow::openSessionFile(const QString& path) {
     }
     log(tr("Opening session %1").arg(path));
     const auto frame = parsed.session.frame;
+    const auto text = [](const std::optional<std::string>& s) {
+        return s ? QString::fromStdString(*s) : QString();
+    };
+    const QStringList answers = {text(parsed.session.question), text(parsed.session.denseAnswer),
+                                 text(parsed.session.compressedAnswer)};
     restoreSession(
-        *session_, parsed.session, path, problems, [this, path, frame](QStringList problems) {
+        *session_, parsed.session, path, problems,
+        [this, path, frame, answers](QStringList problems) {
+            if (!answers[0].isEmpty()) {
+                question_->restoreAnswers(answers[0], answers[1], answers[2]);
+            }
+            if (autosave_ != nullptr) {
+                autosave_->scheduleSave();  // the answers are part of what is kept
+            }
             if (frame) {
                 if (*frame < overlay_->frameCount()) {
                     overlay_->setCurrentFrame(int(*frame));
@@ -530,6 +594,50 @@ void MainWindow::openSessionFile(const QString& path) {
             }
             emit sessionRestored(problems);
         });
+}
+
+void MainWindow::offerRecovery(const QString& folder) {
+    const QStringList found = SessionAutosave::orphans(folder);
+    if (found.isEmpty() || recoveryBox_) {
+        return;
+    }
+    const QString file = found.first();
+    QString what;
+    try {
+        const once::ParsedSession parsed = readSessionFile(file);
+        QStringList parts;
+        for (const std::string& p : {parsed.session.video, parsed.session.codebook,
+                                     parsed.session.modelFolder}) {
+            if (!p.empty()) {
+                parts << QFileInfo(QString::fromStdString(p)).fileName();
+            }
+        }
+        what = parts.join(QStringLiteral(", "));
+    } catch (const once::OnceError& e) {
+        log(tr("The autosave %1 cannot be read: %2").arg(file, QString::fromUtf8(e.what())));
+        SessionAutosave::discard(file);
+        return;
+    }
+    recoveryBox_ = new QMessageBox(
+        QMessageBox::Question, tr("Restore the Last Session?"),
+        tr("ONCE Studio did not close normally last time. Restore what was open then (%1), with "
+           "its method, budget and last question?")
+            .arg(what),
+        QMessageBox::NoButton, this);
+    recoveryBox_->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* restore = recoveryBox_->addButton(tr("&Restore"), QMessageBox::AcceptRole);
+    recoveryBox_->addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+    recoveryBox_->setDefaultButton(restore);
+    connect(recoveryBox_, &QMessageBox::buttonClicked, this,
+            [this, restore, file](QAbstractButton* button) {
+                if (button == restore) {
+                    log(tr("Restoring the session of the last run from %1").arg(file));
+                    openSessionFile(file);
+                }
+                // Read by now (openSessionFile parses it at once); this run autosaves anew.
+                SessionAutosave::discard(file);
+            });
+    recoveryBox_->open();
 }
 
 void MainWindow::offerReencode(const QString& featuresBackbone, const QString& modelBackbone) {
@@ -719,6 +827,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     question_->shutdown();
     trainer_->shutdown();
     AppSettings().setWindowLayout(saveGeometry(), saveState());
+    delete autosave_;  // a clean end: nothing to offer back at the next start
+    autosave_ = nullptr;
     event->accept();
 }
 

@@ -20,6 +20,7 @@ class GroupOverlay;
 class OverlayControls;
 class QuestionPanel;
 class RecentFilesMenu;
+class SessionAutosave;
 class StudioSession;
 class TaskStatus;
 class TrainerPanel;
@@ -45,6 +46,10 @@ class MainWindow : public QMainWindow {
     /// The offer to re-encode the video with an opened model folder's encoder (null when none
     /// is open).
     QMessageBox* reencodeOffer() const { return reencodeBox_; }
+    /// The offer to restore the session of a run that crashed (null when none is open).
+    QMessageBox* recoveryOffer() const { return recoveryBox_; }
+    /// Keeps what is open in an autosave file while the window lives (issue 30).
+    SessionAutosave* autosave() const { return autosave_; }
     /// The suffix of session files, with its dot.
     static QString sessionSuffix();
 
@@ -66,6 +71,9 @@ class MainWindow : public QMainWindow {
     void openSessionFile(const QString& path);
     /// Saves the current session to `path`; false (with an error dialog) when it fails.
     bool saveSessionFile(const QString& path);
+    /// Offers back the newest autosave in `folder` left by a run that did not close (the
+    /// window does this for SessionAutosave::defaultFolder() when it starts).
+    void offerRecovery(const QString& folder);
     /// Opens `path` as whatever it is: a session file (.oncesession) or any input of
     /// StudioSession::openPath (recent files, drops, the command line).
     void openAnyPath(const QString& path);
@@ -92,6 +100,7 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -132,7 +141,10 @@ class MainWindow : public QMainWindow {
     QString hoverMessage_;
     QPointer<QMessageBox> errorBox_;
     QPointer<QMessageBox> reencodeBox_;
+    QPointer<QMessageBox> recoveryBox_;
+    SessionAutosave* autosave_ = nullptr;
     QByteArray defaultState_;
+    bool fittedWithFrame_ = false;
 };
 
 }  // namespace once::studio

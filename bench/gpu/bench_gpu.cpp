@@ -1,14 +1,18 @@
-// GPU measurements of issue 19, one driver with three commands (bench/gpu/run.sh runs them):
+// The GPU measurements (bench/gpu/run.sh, bench/gpu/README.md): one driver, three commands.
 //
-//   bench_gpu check    [--device cuda]   GPU vs CPU comparison of the compression (the Qt-free
-//                                         twin of tests/compress/test_assign_gpu.cpp, for a
-//                                         machine without Qt); exit 1 on any mismatch
-//   bench_gpu compress [--n --k --d --budget --reps --device --out]
+//   bench_gpu check    [--device cuda]   every registered assignment backend and pooling kernel
+//                                         against the CPU reference: the loop of the ctest
+//                                         suites compress_test_backends_* (support/
+//                                         backend_check.h), for a machine without Qt; exit 1 on
+//                                         any mismatch
+//   bench_gpu compress [--n --k --d --budget --reps --tile-rows --device --out --trace FILE]
 //                                         ours vs the same computation in LibTorch eager ops vs
 //                                         the same-shape GEMM (cuBLAS on a GPU), same run
-//   bench_gpu e2e --model DIR [--frames --budgets --new-tokens --device --out]
+//   bench_gpu e2e --model DIR [--frames --budgets --new-tokens --decode --compare-eager B
+//                  --trace-budget B --device --out]
 //                                         encode → compress → prefill → decode, Dense and ONCE
-//                                         at each budget, with the product's own model code
+//                                         at each budget, with the product's own model code;
+//                                         the captured decoding step against the eager one
 //
 // Every command also runs on the CPU at small shapes (run.sh --dry-run). Decoding video needs
 // FFmpeg, which the GPU machine lacks: frames are synthetic preprocessed pixels, and the decode
@@ -31,18 +35,16 @@
 #include "compress/compression.h"
 #include "compress/device_compress.h"
 #include "compress/pooling.h"
+#include "kineto_trace.h"
 #include "models/generation.h"
 #include "models/hf_checkpoint.h"
 #include "models/llava_ov_encoder.h"
 #include "models/qwen2_config.h"
 #include "models/qwen2_model.h"
+#include "support/backend_check.h"
 #include "util/device.h"
 #include "util/dtype_choice.h"
 #include "util/error.h"
-
-#ifdef ONCE_HAVE_GPU
-#include <cuda_runtime_api.h>
-#endif
 
 using namespace once;
 using once::bench::Args;
@@ -52,13 +54,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 void synchronize(const at::Device& device) {
-#ifdef ONCE_HAVE_GPU
-    if (device.is_cuda()) {
-        cudaDeviceSynchronize();
-    }
-#else
-    (void)device;
-#endif
+    synchronizeDevice(device);
 }
 
 // Median seconds of `reps` runs after `warmup` runs.
@@ -89,93 +85,41 @@ at::Tensor clusteredTokens(std::int64_t n, std::int64_t d, const at::TensorOptio
 nlohmann::json deviceJson(const at::Device& device) {
     nlohmann::json j;
     j["device"] = device.str();
-#ifdef ONCE_HAVE_GPU
-    if (device.is_cuda()) {
-        cudaDeviceProp p{};
-        if (cudaGetDeviceProperties(&p, device.index() < 0 ? 0 : device.index()) == cudaSuccess) {
-            j["gpu"] = p.name;
-            j["sm_count"] = p.multiProcessorCount;
-        }
+    if (!device.is_cpu()) {
+        j["gpu"] = deviceDescription(device);
+        j["backend_module"] = deviceBackendProblem(device.type()).empty()
+                                  ? std::string("loaded")
+                                  : deviceBackendProblem(device.type());
     }
-#endif
     return j;
 }
 
 // ---- check -------------------------------------------------------------------------------
 
 int check(const Args& a) {
-    const at::Device device = resolveDevice(a.get("device", "auto"));
-    at::manual_seed(3);
-    int failures = 0;
-    auto expect = [&](bool ok, const std::string& what) {
-        std::cout << (ok ? "PASS " : "FAIL ") << what << "\n";
-        failures += ok ? 0 : 1;
-    };
-    for (const std::string precision : {"float32", "bfloat16"}) {
-        for (at::ScalarType type : {at::kFloat, at::kBFloat16, at::kHalf}) {
-            const at::Tensor c = at::randn({96, 64});
-            const at::Tensor pick = at::randint(0, 48, {1200});
-            const at::Tensor x =
-                (c.index_select(0, pick) + 0.2 * at::randn({1200, 64})).view({4, 300, 64}).to(type);
-            const Codebook cb = Codebook::fromTensor(c);
-            AssignOptions o;
-            o.precision = precision;
-            o.tileRows = 256;
-            o.float32Kernel = "sgemm";
-            o.device = "cpu";
-            const Assignment ref = assignTokens(x, cb, o);
-            o.device = device.is_cuda() ? "auto" : "aten";
-            const at::Tensor xd = x.to(device);
-            const Assignment got = assignTokens(xd, cb, o);
-            const std::string tag = precision + " " + std::string(c10::toString(type)) + " " +
-                                    got.backend + "/" + got.kernel;
-            const double eps = precision == "bfloat16" ? 1e-2 : 1e-5;
-            const double scoreDiff =
-                (got.topScores.cpu() - ref.topScores).abs().max().item<double>();
-            const double differ =
-                (got.topIds.cpu() != ref.topIds).any(1).to(at::kDouble).mean().item<double>();
-            const bool nearestSame =
-                at::equal(got.topIds.select(1, 0).cpu(), ref.topIds.select(1, 0));
-            expect(scoreDiff <= eps && differ <= (precision == "bfloat16" ? 0.25 : 0.01) &&
-                       nearestSame,
-                   "assign " + tag + ": score diff " + std::to_string(scoreDiff) +
-                       ", lists differing " + std::to_string(differ));
-            if (precision != "float32") {
-                continue;
-            }
-            for (std::int64_t b : {1, 8, 32, 1000}) {
-                CompressOptions co;
-                co.budget = b;
-                const CompressionResult r = compressAssigned(x, ref, cb, co);
-                // On the CPU the "aten" lists are host tensors, which compressAssigned serves
-                // with the host path: call the device path itself, as a GPU's lists would.
-                const CompressionResult g =
-                    device.is_cpu() ? compressOnDevice(xd.reshape({-1, 64}), got, cb, co)
-                                    : compressAssigned(xd, got, cb, co);
-                const bool same = at::equal(g.codewordIds.cpu(), r.codewordIds) &&
-                                  at::equal(g.groupSizes.cpu(), r.groupSizes) &&
-                                  at::equal(g.groupOfToken.cpu(), r.groupOfToken);
-                const double tokDiff = (g.tokens.cpu() - r.tokens).abs().max().item<double>();
-                expect(same && tokDiff <= 1e-4 && g.tokens.device() == device,
-                       "compress B=" + std::to_string(b) + " " + tag + ": groups " +
-                           (same ? "identical" : "DIFFER") + ", token diff " +
-                           std::to_string(tokDiff));
-            }
+    // The backend suite's loop (tests/support/backend_check.h), for a machine without Qt: every
+    // registered backend that can run here against the CPU reference.
+    const at::Device wanted = resolveDevice(a.get("device", "auto"));
+    int failures = 0, onWanted = 0;
+    for (const std::string& backend : test::checkedAssignBackends()) {
+        std::string why;
+        const std::string device = test::backendDevice(backend, &why);
+        if (device.empty()) {
+            std::cout << "SKIP " << backend << ": " << why << "\n";
+            continue;
+        }
+        onWanted += at::Device(device).type() == wanted.type() ? 1 : 0;
+        for (const test::BackendCheck& c : test::checkAssignBackend(backend, device)) {
+            std::cout << (c.passed ? "PASS " : "FAIL ") << c.what << ": " << c.detail << "\n";
+            failures += c.passed ? 0 : 1;
         }
     }
-    // Step 4 with one group holding 90 % of the tokens (the atomics hot spot), dropped tokens.
-    const std::int64_t n = 20000, d = 200, groups = 50;
-    const at::Tensor x = at::randn({n, d}).to(at::kBFloat16);
-    const at::Tensor group = at::where(at::rand({n}) < 0.9, at::zeros({n}, at::kLong),
-                                       at::randint(-1, groups - 10, {n}));
-    std::vector<std::int64_t> g(group.data_ptr<std::int64_t>(), group.data_ptr<std::int64_t>() + n);
-    at::Tensor means, sizes, dm, ds;
-    poolGroups(x, g, groups, means, sizes);
-    poolOnDevice(x.to(device), group.to(device), groups, dm, ds);
-    expect(at::equal(ds.cpu(), sizes) && (dm.cpu() - means).abs().max().item<double>() <= 1e-4,
-           "segmented pooling, skewed groups");
+    if (onWanted == 0) {
+        std::cout << "FAIL no backend ran on " << wanted.str() << "\n";
+        ++failures;
+    }
     std::cout << (failures ? "check: FAILED " + std::to_string(failures) : std::string("check: ok"))
-              << " on " << device.str() << "\n";
+              << " on " << wanted.str() << "\n";
     return failures ? 1 : 0;
 }
 
@@ -218,6 +162,8 @@ int compress(const Args& a) {
     AssignOptions ao;
     ao.precision = "bfloat16";  // the paper's production precision
     ao.topL = l;
+    // Rows per score tile: 2048 × 8192 BF16 scores (32 MiB) stay in an H100's 50 MB L2.
+    ao.tileRows = int(a.getInt("tile-rows", ao.tileRows));
     CompressOptions co;
     co.budget = budget;
 
@@ -234,10 +180,22 @@ int compress(const Args& a) {
     const at::Tensor xn = x.contiguous(), cnT = cnB.t();
     const double gemm = timeIt(device, 2, reps, [&] { (void)at::mm(xn, cnT); });
 
+    // --trace FILE: one more run of ours under the profiler (Chrome trace to FILE, totals here).
+    nlohmann::json trace;
+    if (const std::string path = a.get("trace", ""); !path.empty()) {
+        trace = once::bench::traceOnce(
+            [&] {
+                const Assignment fresh = assignTokens(x, cb, ao);
+                r = compressAssigned(x, fresh, cb, co);
+                synchronize(device);
+            },
+            path, device.is_cuda());
+    }
     nlohmann::json j = deviceJson(device);
     j.update(
         {{"bench", "compress"},
          {"shape", {{"N", n}, {"K", k}, {"D", d}, {"B", budget}, {"L", l}, {"dtype", "bfloat16"}}},
+         {"tile_rows", ao.tileRows},
          {"backend", assignment.backend + "/" + assignment.kernel},
          {"seconds",
           {{"ours", ours},
@@ -251,6 +209,9 @@ int compress(const Args& a) {
            {"targets", "eager_over_ours >= 1.5, ours_over_gemm <= 1.25"}}},
          {"outputs", r.numOutputs},
          {"fallback_tokens", r.fallbackTokens}});
+    if (!trace.is_null()) {
+        j["trace"] = trace;
+    }
     writeJson(a, j);
     return 0;
 }
@@ -322,57 +283,83 @@ int e2e(const Args& a) {
     codebookOnDevice(cb, device);  // resident, as in a session that keeps its codebook
 
     nlohmann::json runs = nlohmann::json::array();
-    std::vector<std::int64_t> methods{0};  // 0: dense
-    methods.insert(methods.end(), budgets.begin(), budgets.end());
-    for (const std::int64_t budget : methods) {
+    // Each run: a budget (0: dense) and how decoding steps run. The rows after the sweep repeat
+    // Dense and one budget with the eager step (Qwen2Model::forward per token), so the captured
+    // step graph is compared with it in the same run (--compare-eager 0 leaves them out).
+    const std::string decode = a.get("decode", "auto");
+    std::vector<std::pair<std::int64_t, std::string>> plan{{0, decode}};
+    for (const std::int64_t b : budgets) {
+        plan.emplace_back(b, decode);
+    }
+    if (const std::int64_t b = a.getInt("compare-eager", 512); b >= 0 && decode != "eager") {
+        plan.emplace_back(0, "eager");
+        if (b > 0) {
+            plan.emplace_back(b, "eager");
+        }
+    }
+    // One whole run: encode, compress (or not), prefill and decode; the sample's times, and the
+    // generation (how its steps ran, the ids).
+    auto measure = [&](std::int64_t budget, const std::string& decodeMode, GenerationResult& out) {
+        nlohmann::json s;
+        synchronize(device);
+        auto t = Clock::now();
+        EncodedVideo v = encoder.encodePixels(pixels);
+        synchronize(device);
+        s["encode"] = std::chrono::duration<double>(Clock::now() - t).count();
+        at::Tensor visual;
+        t = Clock::now();
+        if (budget == 0) {
+            visual = v.features.reshape({-1, v.features.size(-1)});
+            s["compress"] = 0.0;
+        } else {
+            AssignOptions ao;
+            ao.precision = "bfloat16";
+            CompressOptions co;
+            co.budget = budget;
+            const Assignment asg = assignTokens(v.features, cb, ao);
+            visual = compressAssigned(v.features, asg, cb, co).tokens;
+            synchronize(device);
+            s["compress"] = std::chrono::duration<double>(Clock::now() - t).count();
+        }
+        if (v.layoutTokens.defined()) {
+            visual =
+                at::cat({visual.to(device, at::kFloat), v.layoutTokens.to(device, at::kFloat)});
+        }
+        const at::Tensor prompt = at::cat({before, visual.to(before.scalar_type()), after});
+        GenerationOptions go;
+        go.maxNewTokens = newTokens;  // no stop token: the same work as real weights
+        go.decode = decodeMode;
+        const GenerationResult g = generate(model, prompt, go);
+        s["visual_tokens"] = visual.size(0);
+        s["prompt_tokens"] = g.promptLength;
+        s["prefill"] = g.prefillSeconds;
+        s["decode_tokens"] = std::int64_t(g.tokens.size());
+        s["per_token_decode"] =
+            g.tokens.size() > 1 ? g.decodeSeconds / double(g.tokens.size() - 1) : 0.0;
+        s["generate"] = g.decodeSeconds;
+        s["first_token"] =
+            s["encode"].get<double>() + s["compress"].get<double>() + g.prefillSeconds;
+        s["end_to_end"] = s["first_token"].get<double>() + g.decodeSeconds;
+        s["peak_reserved_bytes"] = devicePeakReservedBytes(device);
+        // Bytes one decoding step must read (weights + the cache at its mean length).
+        const double perToken = s["per_token_decode"].get<double>();
+        const double stepBytes =
+            weightBytes + kvBytesPerToken * (double(g.promptLength) + double(newTokens) / 2);
+        s["decode_bandwidth_fraction"] = perToken > 0 ? stepBytes / perToken / bandwidth : 0.0;
+        out = g;
+        return s;
+    };
+    for (const auto& [budget, decodeMode] : plan) {
         std::vector<nlohmann::json> samples;
+        std::string decodeUsed, decodeNote;
+        std::vector<std::int64_t> tokensSeen;
         for (int rep = 0; rep < reps + 1; ++rep) {  // the first run warms up
             resetDevicePeakMemory(device);
-            nlohmann::json s;
-            synchronize(device);
-            auto t = Clock::now();
-            EncodedVideo v = encoder.encodePixels(pixels);
-            synchronize(device);
-            s["encode"] = std::chrono::duration<double>(Clock::now() - t).count();
-            at::Tensor visual;
-            t = Clock::now();
-            if (budget == 0) {
-                visual = v.features.reshape({-1, v.features.size(-1)});
-                s["compress"] = 0.0;
-            } else {
-                AssignOptions ao;
-                ao.precision = "bfloat16";
-                CompressOptions co;
-                co.budget = budget;
-                const Assignment asg = assignTokens(v.features, cb, ao);
-                visual = compressAssigned(v.features, asg, cb, co).tokens;
-                synchronize(device);
-                s["compress"] = std::chrono::duration<double>(Clock::now() - t).count();
-            }
-            if (v.layoutTokens.defined()) {
-                visual =
-                    at::cat({visual.to(device, at::kFloat), v.layoutTokens.to(device, at::kFloat)});
-            }
-            const at::Tensor prompt = at::cat({before, visual.to(before.scalar_type()), after});
-            GenerationOptions go;
-            go.maxNewTokens = newTokens;  // no stop token: the same work as real weights
-            const GenerationResult g = generate(model, prompt, go);
-            s["visual_tokens"] = visual.size(0);
-            s["prompt_tokens"] = g.promptLength;
-            s["prefill"] = g.prefillSeconds;
-            s["decode_tokens"] = std::int64_t(g.tokens.size());
-            s["per_token_decode"] =
-                g.tokens.size() > 1 ? g.decodeSeconds / double(g.tokens.size() - 1) : 0.0;
-            s["generate"] = g.decodeSeconds;
-            s["first_token"] =
-                s["encode"].get<double>() + s["compress"].get<double>() + g.prefillSeconds;
-            s["end_to_end"] = s["first_token"].get<double>() + g.decodeSeconds;
-            s["peak_reserved_bytes"] = devicePeakReservedBytes(device);
-            // Bytes one decoding step must read (weights + the cache at its mean length).
-            const double perToken = s["per_token_decode"].get<double>();
-            const double stepBytes =
-                weightBytes + kvBytesPerToken * (double(g.promptLength) + double(newTokens) / 2);
-            s["decode_bandwidth_fraction"] = perToken > 0 ? stepBytes / perToken / bandwidth : 0.0;
+            GenerationResult g;
+            const nlohmann::json s = measure(budget, decodeMode, g);
+            decodeUsed = g.decodeMode;
+            decodeNote = g.decodeNote;
+            tokensSeen = g.tokens;
             if (rep > 0) {
                 samples.push_back(s);
             }
@@ -388,8 +375,11 @@ int e2e(const Args& a) {
             m[key] = vals[vals.size() / 2];
         }
         m["method"] = budget == 0 ? "dense" : "once";
+        m["decode_mode"] = decodeUsed;
+        m["decode_note"] = decodeNote;
+        m["tokens"] = tokensSeen;  // the greedy ids: the same prompt decodes alike in every mode
         m["budget"] = budget == 0 ? nlohmann::json(nullptr) : nlohmann::json(budget);
-        m["decode"] = nullptr;  // video decoding: not measured (no FFmpeg on the GPU machine)
+        m["video_decode"] = nullptr;  // not measured: no FFmpeg on the GPU machine
         std::cerr << m.dump() << "\n";
         runs.push_back(m);
     }
@@ -399,7 +389,27 @@ int e2e(const Args& a) {
         r["speedup_end_to_end"] = dense / r["end_to_end"].get<double>();
         r["speedup_prefill"] = densePrefill / r["prefill"].get<double>();
     }
+    // --trace-budget B: one more whole run at B under the profiler for each decoding mode, to
+    // see where the host and the device spend the time (kernel and op totals; no trace file,
+    // which would be tens of MB for a 7B decode).
+    nlohmann::json traces;
+    if (const std::int64_t tb = a.getInt("trace-budget", -1); tb >= 0) {
+        std::vector<std::string> modes{decode};
+        if (decode != "eager") {
+            modes.push_back("eager");
+        }
+        for (const std::string& mode : modes) {
+            GenerationResult g;
+            traces[mode] =
+                once::bench::traceOnce([&] { measure(tb, mode, g); }, "", device.is_cuda());
+            traces[mode]["budget"] = tb;
+            traces[mode]["decode_mode"] = g.decodeMode;
+        }
+    }
     nlohmann::json j = deviceJson(device);
+    if (!traces.is_null()) {
+        j["traces"] = traces;
+    }
     j.update(
         {{"bench", "e2e"},
          {"model", modelDir},

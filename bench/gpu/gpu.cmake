@@ -1,10 +1,10 @@
-# bench_gpu: the GPU measurements of issue 19 (bench/gpu/run.sh). Builds without Qt and FFmpeg;
-# with gpu/'s kernels when CUDA is found, else it measures the CPU paths (run.sh --dry-run).
-add_executable(bench_gpu ${CMAKE_CURRENT_LIST_DIR}/bench_gpu.cpp)
+# bench_gpu: the GPU measurements (bench/gpu/run.sh). Builds without Qt and FFmpeg; uses the CUDA
+# backend module (gpu/) when it is built and a GPU is present, else the CPU paths (run.sh --dry-run).
+# The backend checks are the test suite's (tests/support/backend_check.cpp, Qt-free), compiled in
+# here because the GPU machine builds without Qt and without the tests.
+add_executable(bench_gpu ${CMAKE_CURRENT_LIST_DIR}/bench_gpu.cpp
+               ${CMAKE_SOURCE_DIR}/tests/support/backend_check.cpp)
 target_link_libraries(bench_gpu PRIVATE once::core)
 # bench/: the drivers' shared command line (bench_cli.h).
-target_include_directories(bench_gpu PRIVATE "${CMAKE_CURRENT_LIST_DIR}/..")
-if(TARGET once_gpu)
-    target_link_libraries(bench_gpu PRIVATE once_gpu)
-endif()
+target_include_directories(bench_gpu PRIVATE "${CMAKE_CURRENT_LIST_DIR}/.." "${CMAKE_SOURCE_DIR}/tests")
 once_target_warnings(bench_gpu)

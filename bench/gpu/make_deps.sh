@@ -6,7 +6,7 @@
 # libraries run on the newer glibc of the GPU machine's image.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=build/gpudeps
+out=${GPUDEPS_OUT:-build/gpudeps}
 lib=/usr/lib/x86_64-linux-gnu
 rm -rf "$out"
 mkdir -p "$out"/{include,lib/pkgconfig,bin,share/cmake}

@@ -14,9 +14,13 @@ def ms(v):
 def main():
     d = sys.argv[1]
     out = []
-    gpu = os.path.join(d, "gpu.txt")
-    if os.path.exists(gpu):
-        out += ["GPU: " + open(gpu).read().strip().splitlines()[-1], ""]
+    env = os.path.join(d, "environment.txt")
+    if os.path.exists(env):
+        out += ["```", open(env).read().strip(), "```", ""]
+    for name, title in (("failed.txt", "Failed steps"), ("skipped.txt", "Skipped steps")):
+        p = os.path.join(d, name)
+        if os.path.exists(p):
+            out += [f"{title}: " + "; ".join(open(p).read().strip().splitlines()), ""]
     check = os.path.join(d, "check.txt")
     if os.path.exists(check):
         lines = open(check).read().strip().splitlines()
@@ -35,6 +39,20 @@ def main():
                 f"{r['eager_over_ours']:.2f}× slower (target ≥ 1.5) |",
                 f"| same-shape GEMM | {ms(s['gemm_same_shape'])} | "
                 f"ours = {r['ours_over_gemm']:.2f}× GEMM (target ≤ 1.25) |", ""]
+    tiles = sorted((f for f in os.listdir(d) if f.startswith("tiles-") and f.endswith(".json")),
+                   key=lambda f: int(f[6:-5]))
+    if tiles:
+        out += ["### Compression against the score-tile height (rows per GEMM and scan)", "",
+                "| tile rows | ours ms | assign ms | steps 2–5 ms | eager ms | GEMM ms | "
+                "ours / GEMM | eager / ours |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for f in tiles:
+            j = json.load(open(os.path.join(d, f)))
+            s, r = j["seconds"], j["ratios"]
+            out.append(f"| {j.get('tile_rows', f[6:-5])} | {ms(s['ours'])} | "
+                       f"{ms(s['ours_assign'])} | {ms(s['ours_select_reassign_pool'])} | "
+                       f"{ms(s['eager_libtorch'])} | {ms(s['gemm_same_shape'])} | "
+                       f"{r['ours_over_gemm']:.2f} | {r['eager_over_ours']:.2f} |")
+        out.append("")
     for name in sorted(f for f in os.listdir(d) if f.startswith("e2e-") and f.endswith(".json")):
         j = json.load(open(os.path.join(d, name)))
         out += [f"### End to end, {name[4:-5]} architecture ({j['layers']} layers, hidden "
@@ -46,6 +64,9 @@ def main():
                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in j["runs"]:
             method = "Dense" if r["method"] == "dense" else f"ONCE B={r['budget']}"
+            mode = r.get("decode_mode", "eager")
+            if mode != "graph":
+                method += f" ({mode} steps)"
             peak = r["peak_reserved_bytes"]
             peak = "—" if peak is None or peak < 0 else f"{peak / 2**30:.1f}"
             out.append(f"| {method} | {int(r['visual_tokens']):,} | {ms(r['encode'])} | "
@@ -53,6 +74,20 @@ def main():
                        f"{ms(r['per_token_decode'])} | {ms(r['end_to_end'])} | {peak} | "
                        f"{r['speedup_end_to_end']:.2f}× | {r['speedup_prefill']:.1f}× | "
                        f"{100 * r.get('decode_bandwidth_fraction', 0):.0f} % |")
+        # The captured step graph against the eager step, same prompt, same run.
+        for r in j["runs"]:
+            if r.get("decode_mode") == "eager":
+                twin = next((t for t in j["runs"] if t.get("budget") == r.get("budget")
+                             and t.get("decode_mode") != "eager"), None)
+                if twin:
+                    same = twin.get("tokens") == r.get("tokens")
+                    out.append(f"- {'Dense' if r['budget'] is None else 'B=' + str(r['budget'])}: "
+                               f"{twin.get('decode_mode')} steps {ms(twin['per_token_decode'])} ms/token "
+                               f"against eager {ms(r['per_token_decode'])} "
+                               f"({r['per_token_decode'] / twin['per_token_decode']:.1f}×); "
+                               f"greedy tokens {'identical' if same else 'DIFFER'}")
+        notes = {r.get("decode_note") for r in j["runs"] if r.get("decode_note")}
+        out += [f"- decoding note: {n}" for n in sorted(notes)]
         bw = j.get("copy_bandwidth_bytes_per_s", 0) / 1e12
         out += ["", "Times in ms (medians). Video decoding is not measured (synthetic frames: "
                 "no FFmpeg on the GPU machine). Decode / HBM bound: the bytes one step must read "

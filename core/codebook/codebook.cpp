@@ -126,7 +126,8 @@ void Codebook::save(const std::string& path, const std::string& dtype,
 
 void saveCodebookFile(const Codebook& codebook, const std::string& path, const std::string& dtype,
                       const std::map<std::string, std::string>& metadata,
-                      const std::vector<std::pair<std::string, at::Tensor>>& extraTensors) {
+                      const std::vector<std::pair<std::string, at::Tensor>>& extraTensors,
+                      OutputReplace replace) {
     at::Tensor stored;
     if (dtype == "F32") {
         stored = codebook.vectors();
@@ -138,7 +139,7 @@ void saveCodebookFile(const Codebook& codebook, const std::string& path, const s
         fail("unsupported codebook dtype", path, "dtype", "F32, BF16 or F16", dtype);
     }
     SafetensorsWriter w;
-    addTensor(w, "codebook", stored);
+    addFiniteTensor(w, "codebook", stored, path);  // finite in F32 may overflow in BF16/F16
     for (const auto& [name, tensor] : extraTensors) {
         addTensor(w, name, tensor.contiguous());
     }
@@ -151,7 +152,7 @@ void saveCodebookFile(const Codebook& codebook, const std::string& path, const s
     w.setMetadata("dim", std::to_string(codebook.dim()));
     w.setMetadata("size", std::to_string(codebook.size()));
     w.setMetadata("tensor_sha256", tensorSha(stored));
-    w.write(path);
+    w.write(path, replace);
 }
 
 }  // namespace once

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/atomic_file.h"
+
 namespace once {
 
 class Codebook;
@@ -18,6 +20,7 @@ class Codebook;
 /// other than "codebook" and each other) after it. Atomic.
 void saveCodebookFile(const Codebook& codebook, const std::string& path, const std::string& dtype,
                       const std::map<std::string, std::string>& metadata,
-                      const std::vector<std::pair<std::string, at::Tensor>>& extraTensors);
+                      const std::vector<std::pair<std::string, at::Tensor>>& extraTensors,
+                      OutputReplace replace = OutputReplace::regularFile);
 
 }  // namespace once

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "util/device.h"
 #include "util/error.h"
 
 namespace once {
@@ -19,17 +20,6 @@ void registerAssignBackend(const std::string& name, AssignBackendFactory factory
 }
 
 std::unique_ptr<AssignBackend> makeAssignBackend(const std::string& device) {
-    if (device == "auto") {
-        for (const auto& [name, factory] : registry()) {
-            if (name != "cpu" && name != "aten") {
-                auto b = factory();
-                if (b->available()) {
-                    return b;
-                }
-            }
-        }
-        return makeAssignBackend("cpu");
-    }
     auto it = registry().find(device);
     if (it == registry().end()) {
         std::string names;
@@ -51,12 +41,16 @@ std::string resolveAssignBackend(const std::string& device, const at::Tensor& fe
     if (device != "auto") {
         return device;
     }
-    if (features.device().is_cpu()) {
+    const c10::DeviceType type = features.device().type();
+    if (type == c10::DeviceType::CPU) {
         return "cpu";
     }
-    auto it = registry().find("cuda");
-    if (features.device().is_cuda() && it != registry().end() && it->second()->available()) {
-        return "cuda";
+    loadDeviceRuntime(type);  // its module registers the device's own backend, when built
+    for (const auto& [name, factory] : registry()) {
+        const auto b = factory();
+        if (b->servedDevice() == type && b->available()) {
+            return name;
+        }
     }
     return "aten";
 }

@@ -17,6 +17,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ class AssignBackend {
     virtual std::string name() const = 0;
     /// True when this backend can run here (a GPU backend checks for a device).
     virtual bool available() const = 0;
+    /// The device type whose tensors this backend is built for ("auto" picks it for features
+    /// there), or none for a backend that runs on any device ("aten").
+    virtual std::optional<c10::DeviceType> servedDevice() const { return std::nullopt; }
     /// The device of the outputs for features on `features.device()`.
     virtual at::Device outputDevice(const at::Tensor& features) const {
         (void)features;
@@ -49,13 +53,13 @@ using AssignBackendFactory = std::function<std::unique_ptr<AssignBackend>()>;
 
 /// Registers a backend under a name ("cpu", "aten", "cuda"). Called by static registrars.
 void registerAssignBackend(const std::string& name, AssignBackendFactory factory);
-/// The backend for a device name. "auto" picks the first available GPU backend ("cuda"), else
-/// the CPU one; "aten" is never picked by "auto". Throws OnceError for a name not built in or
-/// a backend that cannot run here.
+/// The backend of a name ("cpu", "aten", "cuda", …). Throws OnceError for a name not built in
+/// or a backend that cannot run here.
 std::unique_ptr<AssignBackend> makeAssignBackend(const std::string& device);
 /// The backend name for features on `features`' device and a requested name: "auto" follows
-/// the features (CPU tensors: "cpu", the reference; a CUDA tensor: "cuda" when built in and
-/// usable, else "aten"), any other name is returned as it is.
+/// the features through the registry (CPU tensors: "cpu", the reference; a device tensor: the
+/// available backend registered for that device type, after loading the device's module, e.g.
+/// "cuda"; else "aten"), any other name is returned as it is.
 std::string resolveAssignBackend(const std::string& device, const at::Tensor& features);
 std::vector<std::string> assignBackendNames();
 

@@ -39,6 +39,9 @@ class CpuAssignBackend final : public AssignBackend {
   public:
     std::string name() const override { return "cpu"; }
     bool available() const override { return true; }
+    std::optional<c10::DeviceType> servedDevice() const override {
+        return c10::DeviceType::CPU;
+    }
 
     void assign(const at::Tensor& features, const at::Tensor& cn, const AssignOptions& options,
                 Assignment& out, Progress* progress) const override {

@@ -38,6 +38,11 @@ struct Assignment {
     /// codeword keeps all of its k̂ tokens, so pooling for a new budget only has to add the
     /// tokens that move instead of reading every feature again.
     at::Tensor codewordSums;
+    /// [N, D] on the device of a device backend ("aten", "cuda"): the unit rows as the product
+    /// took them (BF16 under bfloat16 precision, else F32), so that steps 2–5 rescore the
+    /// tokens without normalising the features again (compress/device_compress.h). Undefined
+    /// for the CPU backend, whose steps read the features.
+    at::Tensor normalizedRows;
     std::string precision = "float32";  ///< of the similarity scores (AssignOptions::precision)
     double seconds = 0;                 ///< wall time of the assignment
     std::string backend;                ///< "cpu", "cuda", …

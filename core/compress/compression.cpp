@@ -172,6 +172,7 @@ Grouping groupTokens(const at::Tensor& x, const Assignment& a, const Codebook& c
 // The assignment with its tensors in host memory (for the variants only the host implements).
 Assignment hostAssignment(const Assignment& a) {
     Assignment h = a;
+    h.normalizedRows = at::Tensor();  // the host steps read the features themselves
     for (at::Tensor* t : {&h.topIds, &h.topScores, &h.counts, &h.codewordSums}) {
         if (t->defined()) {
             *t = t->cpu();

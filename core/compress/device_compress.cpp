@@ -63,12 +63,13 @@ void assignOnDevice(const at::Tensor& x, const at::Tensor& cn, const AssignOptio
     out.codewordSums = at::zeros({k, d}, on.dtype(at::kFloat));
     out.kernel = bf16 ? "bf16" : "sgemm";
     out.listsComplete = true;
+    out.normalizedRows = at::empty({n, d}, on.dtype(bf16 ? at::kBFloat16 : at::kFloat));
     for (std::int64_t r0 = 0; r0 < n; r0 += tile) {
         const std::int64_t r1 = std::min(n, r0 + tile);
         const at::Tensor rows = x.slice(0, r0, r1);
-        const at::Tensor xn = normalizedRows(rows);
-        const at::Tensor s =
-            bf16 ? at::mm(xn.to(at::kBFloat16), cnT).to(at::kFloat) : at::mm(xn, cnT);
+        at::Tensor xn = out.normalizedRows.slice(0, r0, r1);
+        xn.copy_(normalizedRows(rows));
+        const at::Tensor s = bf16 ? at::mm(xn, cnT).to(at::kFloat) : at::mm(xn, cnT);
         // Distinct keys: topk's order among equal values no longer matters.
         const at::Tensor best = std::get<0>(at::topk(scoreKeys(s, columnIds, k), l, 1, true, true));
         const at::Tensor ids = keyToId(best, k);
@@ -136,11 +137,18 @@ DeviceGrouping groupOnDevice(const at::Tensor& x, const at::Tensor& cn, const As
     const at::Tensor xd = x.to(device);
     at::Tensor newGroup = at::empty({n}, on), newCosine = at::empty({n}, scores.options());
     const std::int64_t tile = std::max<std::int64_t>(1, tileRows);
+    // The unit rows step 1 multiplied, when its backend kept them: the same operands, so the
+    // same scores, without a second pass over the features.
+    const at::Tensor kept = a.normalizedRows;
+    const bool reuse = kept.defined() && kept.device() == device && kept.size(0) == n &&
+                       kept.scalar_type() == (bf16 ? at::kBFloat16 : at::kFloat);
     for (std::int64_t r0 = 0; r0 < n; r0 += tile) {
         const std::int64_t r1 = std::min(n, r0 + tile);
-        const at::Tensor xn = normalizedRows(xd.slice(0, r0, r1));
-        const at::Tensor sc =
-            bf16 ? at::mm(xn.to(at::kBFloat16), cnSelT).to(at::kFloat) : at::mm(xn, cnSelT);
+        at::Tensor xn = reuse ? kept.slice(0, r0, r1) : normalizedRows(xd.slice(0, r0, r1));
+        if (bf16 && !reuse) {
+            xn = xn.to(at::kBFloat16);
+        }
+        const at::Tensor sc = bf16 ? at::mm(xn, cnSelT).to(at::kFloat) : at::mm(xn, cnSelT);
         const at::Tensor keys =
             scoreKeys(sc, g.codewordIds, k)
                 .masked_fill(notSelected, std::numeric_limits<std::int64_t>::min());

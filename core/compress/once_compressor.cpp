@@ -4,6 +4,7 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "codebook/codebook.h"
 #include "compress/token_compressor.h"
@@ -18,11 +19,13 @@ class OnceCompressor final : public TokenCompressor {
         : codebook_(*spec.codebook), assignOptions_(spec.assign) {
         const CompressorParams& d = compressorInfo("once").defaults;
         options_.variant = parseVariant(paramString("once", spec.params, d, "variant"));
-        options_.rounds = int(paramInt("once", spec.params, d, "rounds"));
-        if (options_.rounds < 1) {
-            fail("parameter of method 'once' out of range", {}, "rounds", ">= 1",
-                 std::to_string(options_.rounds));
+        // Checked before narrowing: 2^32 + 1 must not wrap around to a valid-looking 1.
+        const std::int64_t rounds = paramInt("once", spec.params, d, "rounds");
+        if (rounds < 1 || rounds > std::numeric_limits<int>::max()) {
+            fail("parameter of method 'once' out of range", {}, "rounds",
+                 "1.." + std::to_string(std::numeric_limits<int>::max()), std::to_string(rounds));
         }
+        options_.rounds = int(rounds);
     }
 
     std::string method() const override { return "once"; }

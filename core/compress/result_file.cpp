@@ -10,9 +10,10 @@
 namespace once {
 
 void saveCompressionResult(const CompressionResult& r, const std::string& path,
-                           const std::string& codebookSha, const std::string& source) {
+                           const std::string& codebookSha, const std::string& source,
+                           OutputReplace replace) {
     SafetensorsWriter w;
-    addTensor(w, "tokens", r.tokens.to(at::kFloat));
+    addFiniteTensor(w, "tokens", r.tokens.to(at::kFloat), path);
     addTensor(w, "codeword_ids", r.codewordIds);
     addTensor(w, "group_sizes", r.groupSizes);
     addTensor(w, "group_of_token", r.groupOfToken);
@@ -29,7 +30,7 @@ void saveCompressionResult(const CompressionResult& r, const std::string& path,
         w.setMetadata("codebook_sha256", codebookSha);
     }
     w.setMetadata("source", source);
-    w.write(path);
+    w.write(path, replace);
 }
 
 std::string compressionSummaryJson(const CompressionResult& r) {

@@ -5,12 +5,14 @@
 #include <string>
 
 #include "compress/compression.h"
+#include "util/atomic_file.h"
 
 namespace once {
 
 /// Writes atomically; `codebookSha` (empty: none) and `source` are recorded in the metadata.
 void saveCompressionResult(const CompressionResult& r, const std::string& path,
-                           const std::string& codebookSha, const std::string& source);
+                           const std::string& codebookSha, const std::string& source,
+                           OutputReplace replace = OutputReplace::regularFile);
 
 /// One-object JSON summary (N, M, coverage, timings, group size stats) for `--json` output.
 std::string compressionSummaryJson(const CompressionResult& r);

@@ -2,20 +2,25 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "cluster/shard_encode.h"
+#include "encode/batch_outputs.h"
 #include "io/file_kind.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace fs = std::filesystem;
 
 namespace once {
 namespace {
+
+/// Largest manifest (and list of finished videos) read: some 2 million lines of a long path.
+constexpr std::size_t kMaxBatchManifestBytes = std::size_t(512) << 20;
 
 /// "a/b/clip.mp4" -> "a__b__clip.safetensors"; "../x/frames/" -> "up__x__frames.safetensors"
 std::string outputName(const fs::path& relative) {
@@ -52,10 +57,7 @@ void uniqueOutputs(std::vector<BatchItem>& items) {
 }
 
 std::vector<BatchItem> listManifest(const std::string& manifest) {
-    std::ifstream in(manifest);
-    if (!in) {
-        fail("cannot open the manifest", manifest, "path", "a readable JSONL file", "unreadable");
-    }
+    std::istringstream in(readRegularFile(manifest, kMaxBatchManifestBytes, "path"));
     const fs::path base = fs::path(manifest).parent_path();
     std::vector<BatchItem> items;
     std::string line;
@@ -113,7 +115,11 @@ std::vector<BatchItem> listFolder(const std::string& folder) {
 
 std::map<std::string, nlohmann::json> readFinished(const std::string& path) {
     std::map<std::string, nlohmann::json> out;
-    std::ifstream in(path);
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        return out;
+    }
+    std::istringstream in(readRegularFile(path, kMaxBatchManifestBytes, "finished list"));
     std::string line;
     while (std::getline(in, line)) {
         try {
@@ -128,12 +134,13 @@ std::map<std::string, nlohmann::json> readFinished(const std::string& path) {
     return out;
 }
 
-void writeFinished(const std::string& path, const std::map<std::string, nlohmann::json>& done) {
+void writeFinished(const std::string& path, const std::map<std::string, nlohmann::json>& done,
+                   OutputReplace replace) {
     std::string text;
     for (const auto& [_, j] : done) {
         text += j.dump() + "\n";
     }
-    writeFileAtomically(path, text);
+    writeFileAtomically(path, text, replace);
 }
 
 }  // namespace
@@ -187,6 +194,7 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
     // (encoded-shard-I-of-N.jsonl), and every list there counts as finished work, so a rerun
     // with or without --shard skips what any task finished.
     const std::string finishedPath = (fs::path(outDir) / shardFinishedListName(shard)).string();
+    checkFinishedList(finishedPath, options.replace);
     std::map<std::string, nlohmann::json> finished = readFinished(finishedPath);
     std::map<std::string, nlohmann::json> elsewhere;
     for (const auto& e : fs::directory_iterator(outDir, ec)) {
@@ -198,6 +206,30 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
         }
     }
     const std::string sampling = options.sampling.toString();
+    // Every output name before any video is encoded: a file the batch did not write is refused
+    // here, whole, rather than after hours of work (encode/batch_outputs.h). A finished output
+    // is skipped whether or not a list names it (a kill between the two writes, a lost list).
+    std::vector<BatchOutputCheck> outputs;
+    bool listed = true;
+    for (const BatchItem& it : items) {
+        outputs.push_back(checkBatchOutput((fs::path(outDir) / it.output).string(), it.video,
+                                           options.backbone, sampling, options.replace));
+        const BatchOutputCheck& o = outputs.back();
+        if (o.state == BatchOutputCheck::State::finished && !finished.count(it.output) &&
+            !elsewhere.count(it.output)) {
+            finished[it.output] = {{"video", it.video},
+                                   {"category", it.category},
+                                   {"features", it.output},
+                                   {"frames", o.frames},
+                                   {"backbone", options.backbone},
+                                   {"sampling", sampling},
+                                   {"source_sha256", o.sourceSha256}};
+            listed = false;
+        }
+    }
+    if (!listed) {
+        writeFinished(finishedPath, finished, options.replace);
+    }
 
     BatchReport report;
     report.total = std::int64_t(items.size());
@@ -210,14 +242,7 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
     for (std::size_t i = 0; i < items.size(); ++i) {
         const BatchItem& it = items[i];
         const fs::path out = fs::path(outDir) / it.output;
-        const nlohmann::json* done = nullptr;
-        if (auto f = finished.find(it.output); f != finished.end()) {
-            done = &f->second;
-        } else if (auto e = elsewhere.find(it.output); e != elsewhere.end()) {
-            done = &e->second;
-        }
-        if (done && fs::exists(out, ec) && done->value("backbone", "") == options.backbone &&
-            done->value("sampling", "") == sampling) {
+        if (outputs[i].state == BatchOutputCheck::State::finished) {
             ++report.skipped;
         } else {
             try {
@@ -225,7 +250,8 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
                     encoder = makeVisualEncoder(options.backbone, options.encoder);
                 }
                 EncodeReport r;
-                saveFeatureFile(encodeVideo(it.video, *encoder, options, &inner, &r), out.string());
+                saveFeatureFile(encodeVideo(it.video, *encoder, options, &inner, &r), out.string(),
+                                options.replace);
                 r.output = out.string();
                 finished[it.output] = {{"video", it.video},
                                        {"category", it.category},
@@ -234,7 +260,7 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
                                        {"backbone", r.backbone},
                                        {"sampling", r.sampling},
                                        {"source_sha256", r.sourceSha256}};
-                writeFinished(finishedPath, finished);
+                writeFinished(finishedPath, finished, options.replace);
                 report.reports.push_back(std::move(r));
                 ++report.encoded;
             } catch (const OnceError& e) {
@@ -248,7 +274,7 @@ BatchReport encodeBatchShard(const std::string& input, const std::string& outDir
     return report;
 }
 
-std::string batchReportJson(const BatchReport& r, const std::string& outDir) {
+nlohmann::json batchReportJson(const BatchReport& r, const std::string& outDir) {
     nlohmann::json j;
     j["out_dir"] = outDir;
     j["manifest"] = (fs::path(outDir) / kBatchManifestName).string();
@@ -262,9 +288,9 @@ std::string batchReportJson(const BatchReport& r, const std::string& outDir) {
     }
     j["videos"] = nlohmann::json::array();
     for (const auto& rep : r.reports) {
-        j["videos"].push_back(nlohmann::json::parse(encodeReportJson(rep)));
+        j["videos"].push_back(encodeReportJson(rep));
     }
-    return j.dump();
+    return j;
 }
 
 }  // namespace once

@@ -8,10 +8,13 @@
 // the input root with "/" replaced by "__" and the extension dropped, plus OUT_DIR/encoded.jsonl
 // listing the finished ones ({"video", "category", "features", "frames", "backbone",
 // "sampling", "source_sha256"} a line), rewritten atomically after each video.
-// Resume: a video is skipped when encoded.jsonl lists it with the same backbone and sampling
-// and its feature file exists. Feature files are written atomically, so a killed run leaves at
-// most a temporary file, which is never counted and is overwritten by the next run.
-// A video that fails (broken file) is reported and the batch goes on.
+// Resume: a video is skipped when its feature file exists and its metadata say this tool wrote
+// it for that video (`source`) with the same backbone and sampling (encoded.jsonl is completed
+// from them); under other settings it is encoded again. Anything else at an output's name — a
+// user's file, another video's features, a symlink — is refused before any video is encoded
+// and left alone, unless EncodeOptions::replace allows it (encode/batch_outputs.h). Feature
+// files are written atomically, so a killed run leaves at most a temporary file, which is never
+// counted. A video that fails (broken file) is reported and the batch goes on.
 #include <string>
 #include <vector>
 
@@ -41,6 +44,6 @@ BatchReport encodeBatch(const std::string& input, const std::string& outDir,
                         const EncodeOptions& options, Progress* progress = nullptr);
 
 /// One-object JSON summary of a batch.
-std::string batchReportJson(const BatchReport& report, const std::string& outDir);
+nlohmann::json batchReportJson(const BatchReport& report, const std::string& outDir);
 
 }  // namespace once

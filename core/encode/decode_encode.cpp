@@ -17,16 +17,16 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// "a/b/clip.mp4" -> "clip.mp4"; "a/frames/" -> "frames".
-std::string baseName(std::string path) {
+}  // namespace
+
+// "a/b/clip.mp4" -> "clip.mp4"; "a/frames/" -> "frames".
+std::string videoSourceName(std::string path) {
     while (path.size() > 1 && path.back() == '/') {
         path.pop_back();
     }
     auto slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
-
-}  // namespace
 
 std::string sourceSha256(const std::string& path) {
     if (!isFrameFolder(path)) {
@@ -61,7 +61,7 @@ DecodedVideo decodeAndEncode(const std::string& path, VisualEncoder& encoder,
     EncodedVideo& v = out.video;
     v.frameTimes = encoder.featureFrameTimes(frames.times, frames.indices, frames.info.fps);
     v.sampling = options.sampling.toString();
-    v.source = baseName(path);
+    v.source = videoSourceName(path);
     if (options.hashSource) {
         v.sourceSha256 = sourceSha256(path);
     }

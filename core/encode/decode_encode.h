@@ -36,6 +36,9 @@ struct DecodedVideo {
     double decodeSeconds = 0, encodeSeconds = 0;
 };
 
+/// The name a feature file records as its `source`: the video's file (or frame folder's) name.
+std::string videoSourceName(std::string path);
+
 /// SHA-256 of a video file, or of a frame folder (over "name<TAB>sha256-of-file\n" lines of all
 /// its files in byte order of their names).
 std::string sourceSha256(const std::string& path);

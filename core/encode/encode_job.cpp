@@ -52,6 +52,7 @@ EncodedVideo encodeVideo(const std::string& video, VisualEncoder& encoder,
         report->sourceSha256 = f.sourceSha256;
         report->info = d.info;
         report->frames = f.numFrames();
+        report->sampledFrames = std::int64_t(d.frameIndices.size());
         report->patches = f.patchesPerFrame();
         report->dim = f.dim();
         report->gridH = f.gridH;
@@ -66,17 +67,19 @@ EncodedVideo encodeVideo(const std::string& video, VisualEncoder& encoder,
 EncodeReport encodeVideoToFile(const std::string& video, const std::string& output,
                                const EncodeOptions& options, Progress* progress) {
     const auto t0 = std::chrono::steady_clock::now();
+    checkOutputPath(output, options.replace);  // before the weights load and the video decodes
     auto encoder = makeVisualEncoder(options.backbone, options.encoder);
     EncodeReport report;
     report.notices = encoder->notices();
-    saveFeatureFile(encodeVideo(video, *encoder, options, progress, &report), output);
+    saveFeatureFile(encodeVideo(video, *encoder, options, progress, &report), output,
+                    options.replace);
     report.output = output;
     report.totalSeconds = secondsSince(t0);
     return report;
 }
 
-std::string encodeReportJson(const EncodeReport& r) {
-    const nlohmann::json j = {
+nlohmann::json encodeReportJson(const EncodeReport& r) {
+    return {
         {"video", r.video},
         {"output", r.output},
         {"backbone", r.backbone},
@@ -84,6 +87,7 @@ std::string encodeReportJson(const EncodeReport& r) {
         {"notices", r.notices},
         {"source_sha256", r.sourceSha256},
         {"frames", r.frames},
+        {"sampled_frames", r.sampledFrames},
         {"patches", r.patches},
         {"dim", r.dim},
         {"grid", std::to_string(r.gridH) + "x" + std::to_string(r.gridW)},
@@ -97,7 +101,6 @@ std::string encodeReportJson(const EncodeReport& r) {
           {"duration", r.info.duration}}},
         {"seconds",
          {{"decode", r.decodeSeconds}, {"encode", r.encodeSeconds}, {"total", r.totalSeconds}}}};
-    return j.dump();
 }
 
 }  // namespace once

@@ -203,9 +203,13 @@ void checkEfficiencyBenchOptions(const EfficiencyBenchOptions& o) {
     }
     if (!o.output.empty()) {
         checkWritable(o.output, "output");
+        checkOutputPath(o.output, o.replace, "output");
     }
     if (!o.csvPrefix.empty()) {
-        checkWritable(o.csvPrefix + "_rows.csv", "csv");
+        for (const char* suffix : {"_rows.csv", "_videos.csv"}) {
+            checkWritable(o.csvPrefix + suffix, "csv");
+            checkOutputPath(o.csvPrefix + suffix, o.replace, "csv");
+        }
     }
     (void)resolveSessionOptions(o.session);  // the model folder's config.json, or its error
 }

@@ -17,6 +17,7 @@
 
 #include "eval/efficiency_bench_file.h"
 #include "pipeline/session.h"
+#include "util/atomic_file.h"
 #include "util/progress.h"
 
 namespace once {
@@ -41,15 +42,18 @@ struct EfficiencyBenchOptions {
     /// `once eval` results (JSONL) whose overall accuracy per benchmark joins the rows of the
     /// same method and budget; empty: none.
     std::string accuracyResults{};
-    /// Where the caller will write the table (checked before any work, written by the caller).
+    /// Where the caller will write the table (checked before any work, written by the caller),
+    /// and what may stand there to be replaced (util/atomic_file.h; `--overwrite`).
     std::string output{}, csvPrefix{};
+    OutputReplace replace = OutputReplace::regularFile;
 };
 
 /// Throws OnceError for options that cannot give a table, before anything is loaded: no video
 /// or feature file, or a missing one, no method, an unknown or repeated method, a parameter of a method that
 /// does not have it, a budget < 1 (or none for a compressing method), a method that needs a
-/// codebook without one, reps < 1, warmup < 0, newTokens < 1, an output in a missing folder
-/// or naming a folder, a missing accuracy file.
+/// codebook without one, reps < 1, warmup < 0, newTokens < 1, an output in a missing folder,
+/// naming a folder or something `replace` does not allow (checkOutputPath), a missing
+/// accuracy file.
 void checkEfficiencyBenchOptions(const EfficiencyBenchOptions& options);
 
 /// checkEfficiencyBenchOptions, then loads the model (refusing a codebook of another backbone

@@ -11,6 +11,7 @@
 #include "util/csv.h"
 #include "util/error.h"
 #include "util/json_file.h"
+#include "util/json_text.h"
 
 namespace once {
 namespace {
@@ -107,7 +108,7 @@ std::string efficiencyBenchJson(const EfficiencyBench& bench) {
               {"settings", bench.settings},
               {"videos", videos},
               {"rows", rows}};
-    return j.dump(2) + "\n";
+    return jsonText(j, 2) + "\n";
 }
 
 std::string efficiencyBenchRowsCsv(const EfficiencyBench& bench) {
@@ -204,11 +205,11 @@ std::string efficiencyBenchText(const EfficiencyBench& bench) {
 }
 
 void saveEfficiencyBench(const EfficiencyBench& bench, const std::string& path,
-                         const std::string& csvPrefix) {
-    writeFileAtomically(path, efficiencyBenchJson(bench));
+                         const std::string& csvPrefix, OutputReplace replace) {
+    writeFileAtomically(path, efficiencyBenchJson(bench), replace);
     if (!csvPrefix.empty()) {
-        writeFileAtomically(csvPrefix + "_rows.csv", efficiencyBenchRowsCsv(bench));
-        writeFileAtomically(csvPrefix + "_videos.csv", efficiencyBenchVideosCsv(bench));
+        writeFileAtomically(csvPrefix + "_rows.csv", efficiencyBenchRowsCsv(bench), replace);
+        writeFileAtomically(csvPrefix + "_videos.csv", efficiencyBenchVideosCsv(bench), replace);
     }
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "util/atomic_file.h"
 #include "util/machine_info.h"
 
 namespace once {
@@ -69,9 +70,10 @@ std::string efficiencyBenchVideosCsv(const EfficiencyBench& bench);
 /// The table for a terminal: one line per row, the machine above it.
 std::string efficiencyBenchText(const EfficiencyBench& bench);
 /// Writes the JSON to `path` (and with a non-empty `csvPrefix`, PREFIX_rows.csv and
-/// PREFIX_videos.csv), each atomically.
+/// PREFIX_videos.csv), each atomically, replacing what `replace` allows (util/atomic_file.h).
 void saveEfficiencyBench(const EfficiencyBench& bench, const std::string& path,
-                         const std::string& csvPrefix = {});
+                         const std::string& csvPrefix = {},
+                         OutputReplace replace = OutputReplace::regularFile);
 /// Reads a file written by saveEfficiencyBench. Throws OnceError naming the file and the field
 /// for anything else: another format, a missing column, a negative time or budget, more than
 /// kMaxEfficiencyBenchBytes.

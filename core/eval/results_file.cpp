@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_file.h"
+#include "util/regular_file.h"
 
 namespace fs = std::filesystem;
 
@@ -34,18 +36,13 @@ Scan scan(const std::string& path) {
     if (fs::is_directory(status)) {
         fail("the results file is a folder", path, "output", "a JSON Lines file", "a folder");
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        fail("cannot read the results file", path, "output", "a readable file", "no read access");
-    }
+    RegularFile in = RegularFile::open(path, "output");  // a FIFO is refused, not waited on
     s.exists = true;
     std::string line;
     std::uint64_t total = 0;
     int lineNo = 0;
     char buf[1 << 16];
-    while (in) {
-        in.read(buf, sizeof buf);
-        const std::size_t got = std::size_t(in.gcount());
+    while (const std::size_t got = in.read(buf, sizeof buf)) {
         total += got;
         if (total > kMaxResultsFileBytes) {
             fail("results file too large", path, "output",
@@ -74,9 +71,6 @@ Scan scan(const std::string& path) {
             fail("results line too long", path, "line " + std::to_string(lineNo + 1),
                  "at most " + std::to_string(kMaxResultsLineBytes) + " bytes", "more");
         }
-    }
-    if (in.bad()) {
-        fail("read error", path, "output", "a readable file", "an I/O error");
     }
     s.completeBytes = total - line.size();
     s.tail = std::move(line);
@@ -147,23 +141,26 @@ void ResultsWriter::append(const EvalRecord& r) {
         return;
     }
     std::error_code ec;
-    const bool exists = fs::exists(path_, ec);
+    // A symlink or special file at the name is replaced only under --overwrite, never appended
+    // through (O_NOFOLLOW below closes the window between this check and the open).
+    checkOutputPath(path_, outputReplace(replace_));
+    const bool exists = fs::exists(fs::symlink_status(path_, ec));
     if (exists && !replace_) {
         // Cut an unterminated tail (a kill in the middle of a write) before appending, and only
         // from a file that still is a results file.
         Scan s = scan(path_);
         requireResultsFile(s, path_);
-        if (!s.tail.empty()) {
-            fs::resize_file(path_, s.completeBytes, ec);
-            if (ec) {
-                fail("cannot cut the unterminated last line", path_, "output", "a writable file",
-                     ec.message());
-            }
-        }
-        fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+        fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
         if (fd_ < 0) {
-            fail("cannot open the results file", path_, "output", "a writable path",
+            fail("cannot open the results file", path_, "output", "a writable regular file",
                  std::strerror(errno));
+        }
+        if (!s.tail.empty() && ::ftruncate(fd_, off_t(s.completeBytes)) != 0) {
+            const int err = errno;
+            ::close(fd_);
+            fd_ = -1;
+            fail("cannot cut the unterminated last line", path_, "output", "a writable file",
+                 std::strerror(err));
         }
         writeAll(line);
         return;
@@ -172,28 +169,9 @@ void ResultsWriter::append(const EvalRecord& r) {
     if (fs::path(path_).has_parent_path()) {
         fs::create_directories(fs::path(path_).parent_path(), ec);
     }
-    const std::string tmp = path_ + ".tmp-" + std::to_string(::getpid());
-    fd_ = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) {
-        fail("cannot create the results file", path_, "output", "a writable path",
-             std::strerror(errno));
-    }
-    try {
-        writeAll(line);
-    } catch (...) {
-        ::close(fd_);
-        fd_ = -1;
-        ::unlink(tmp.c_str());
-        throw;
-    }
-    if (::rename(tmp.c_str(), path_.c_str()) != 0) {
-        const int err = errno;
-        ::close(fd_);
-        fd_ = -1;
-        ::unlink(tmp.c_str());
-        fail("cannot rename the results file into place", path_, "output", "a writable folder",
-             std::strerror(err));
-    }
+    AtomicFile first(path_, outputReplace(replace_));
+    first.write(line.data(), line.size());
+    fd_ = first.commitKeepOpen();
     // fd_ now writes the file at path_, positioned after the first record.
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "eval/eval_record.h"
@@ -139,6 +140,7 @@ EvalShardPlan EvalShardPlan::parse(std::string_view bytes, const std::string& fi
         fail("wrong JSON type", file, "questions", "an array", jsonTypeName(qs));
     }
     std::int64_t last = -1;
+    std::map<std::string, std::int64_t> positionOf;  // records are keyed by id: one position each
     for (std::size_t i = 0; i < qs.size(); ++i) {
         const std::string f = at("questions", i);
         EvalShardQuestion q;
@@ -156,6 +158,12 @@ EvalShardPlan EvalShardPlan::parse(std::string_view bytes, const std::string& fi
                  "a video v with v mod " + std::to_string(p.shard.count) + " = " +
                      std::to_string(p.shard.index),
                  std::to_string(q.video));
+        }
+        if (const auto [it, fresh] = positionOf.emplace(q.id, q.position); !fresh) {
+            fail("a question id at two positions", file, f + ".id",
+                 "each question id at one position",
+                 printableExcerpt(q.id, 60) + " at positions " + std::to_string(it->second) +
+                     " and " + std::to_string(q.position));
         }
         last = q.position;
         p.questions.push_back(std::move(q));
@@ -225,6 +233,7 @@ EvalMergeSummary mergeEvalResults(const std::vector<std::string>& shardResults,
              "none");
     }
     std::error_code ec;
+    checkOutputPath(output, outputReplace(overwrite));
     if (fs::exists(fs::symlink_status(output, ec)) && !overwrite) {
         fail("the merged results file exists; choose another -o or pass --overwrite", output,
              "output", "a new file", "an existing file");
@@ -295,6 +304,18 @@ EvalMergeSummary mergeEvalResults(const std::vector<std::string>& shardResults,
                        : "position " + std::to_string(i) + " missing");
         }
     }
+    // Records are keyed by question id: one id at two positions (in two shards' plans) would
+    // merge one record twice and lose another.
+    std::map<std::string, const Item*> byId;
+    for (const Item& it : items) {
+        if (const auto [other, fresh] = byId.emplace(it.q->id, &it); !fresh) {
+            fail("a question id at two positions", planPaths[it.shard], "questions",
+                 "each question id at one position",
+                 printableExcerpt(it.q->id, 60) + " at position " +
+                     std::to_string(other->second->position) + " (" +
+                     planPaths[other->second->shard] + ") and " + std::to_string(it.position));
+        }
+    }
     // The single-process order: videos in first-appearance order, then questions.
     std::stable_sort(items.begin(), items.end(),
                      [](const Item& a, const Item& b) { return a.video < b.video; });
@@ -354,7 +375,7 @@ EvalMergeSummary mergeEvalResults(const std::vector<std::string>& shardResults,
     if (fs::path(output).has_parent_path()) {
         fs::create_directories(fs::path(output).parent_path(), ec);
     }
-    writeFileAtomically(output, text);
+    writeFileAtomically(output, text, outputReplace(overwrite));
     return sum;
 }
 

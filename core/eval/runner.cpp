@@ -5,6 +5,7 @@
 
 #include "compress/token_compressor.h"
 #include "eval/results_file.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace once {
@@ -87,13 +88,9 @@ EvalRunSummary runEvaluation(const Benchmark& b, const EvalOptions& given, Progr
     }
     const std::string config = evalConfig(o.session);
     std::set<std::string> done;
-    if (o.overwrite) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(o.output, ec)) {
-            fail("the results file is a folder", o.output, "output", "a JSON Lines file",
-                 "a folder");
-        }
-    } else {
+    // A folder, or (without --overwrite) a symlink or special file: refused before any work.
+    checkOutputPath(o.output, outputReplace(o.overwrite));
+    if (!o.overwrite) {
         for (const auto& r : checkResultsFile(o.output).records) {
             if (r.config != config) {
                 fail(

@@ -101,6 +101,12 @@ void checkFeatureFile(const SafetensorsHeader& h, std::span<const std::uint8_t> 
              "[T, P, D] F32, BF16 or F16", describe(*features));
     }
     const std::int64_t T = features->shape[0], P = features->shape[1], D = features->shape[2];
+    if (T == 0 || P == 0 || D == 0) {
+        fail("the features hold no tokens", path, T == 0 ? "features (T, frames)"
+                                                   : P == 0 ? "features (P, patches per frame)"
+                                                            : "features (D, dimension)",
+             "[T, P, D] with T, P, D >= 1", describe(*features));
+    }
     if (times->shape != std::vector<std::int64_t>{T} || !dtypeIsFloat(times->dtype)) {
         fail("frame_times must hold one time per frame", path, "frame_times",
              "[" + std::to_string(T) + "] F64", describe(*times));

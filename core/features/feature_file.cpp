@@ -126,7 +126,7 @@ EncodedVideo loadFeatureFile(const std::string& path) {
     return v;
 }
 
-void saveFeatureFile(const EncodedVideo& v, const std::string& path) {
+void saveFeatureFile(const EncodedVideo& v, const std::string& path, OutputReplace replace) {
     const at::Tensor features =
         v.features.defined() ? v.features.to(at::kCPU).contiguous() : v.features;
     std::vector<double> timesCopy = v.frameTimes;
@@ -142,14 +142,14 @@ void saveFeatureFile(const EncodedVideo& v, const std::string& path) {
     validateLayout(v.layoutTokens, features, path);
     validateAttention(v.attention, features, path);
     SafetensorsWriter w;
-    addTensor(w, "features", features);
-    addTensor(w, "frame_times", times);
+    addFiniteTensor(w, "features", features, path);
+    addTensor(w, "frame_times", times);  // finite: checked by validate
     if (v.layoutTokenCount() > 0) {
-        addTensor(w, "layout_tokens",
-                  v.layoutTokens.to(at::kCPU).to(features.scalar_type()).contiguous());
+        addFiniteTensor(w, "layout_tokens",
+                        v.layoutTokens.to(at::kCPU).to(features.scalar_type()), path);
     }
     if (v.attention.defined()) {
-        addTensor(w, "attention", v.attention.to(at::kCPU).to(at::kFloat).contiguous());
+        addFiniteTensor(w, "attention", v.attention.to(at::kCPU).to(at::kFloat), path);
     }
     for (const auto& [k, value] : v.extra) {
         w.setMetadata(k, value);
@@ -161,7 +161,7 @@ void saveFeatureFile(const EncodedVideo& v, const std::string& path) {
     w.setMetadata("source", v.source);
     w.setMetadata("source_sha256", v.sourceSha256);
     w.setMetadata("feature_source", v.featureSource);
-    w.write(path);
+    w.write(path, replace);
 }
 
 }  // namespace once

@@ -11,6 +11,7 @@
 
 #include "features/encoded_video.h"
 #include "features/feature_check.h"  // kFeatureFileFormat
+#include "util/atomic_file.h"
 
 namespace once {
 
@@ -20,7 +21,9 @@ namespace once {
 EncodedVideo loadFeatureFile(const std::string& path);
 
 /// Writes `video` atomically (features in their dtype, on the CPU). Throws OnceError for
-/// tensors that do not fit together, naming `path` and the field.
-void saveFeatureFile(const EncodedVideo& video, const std::string& path);
+/// tensors that do not fit together or values that are not finite (NaN, Inf: the file would be
+/// refused by loadFeatureFile), naming `path` and the field; nothing is written then.
+void saveFeatureFile(const EncodedVideo& video, const std::string& path,
+                     OutputReplace replace = OutputReplace::regularFile);
 
 }  // namespace once

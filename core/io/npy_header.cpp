@@ -153,7 +153,9 @@ class HeaderParser {
         expect('(', "'(' starting the shape tuple");
         skipSpace();
         const std::uint64_t cap = std::uint64_t(1) << 62;
-        std::uint64_t elements = 1;
+        // Checked: the product of the non-zero dimensions. LibTorch's strides of an empty
+        // tensor still multiply them, so (0, 2^40, 2^40) is refused like (2^40, 2^40).
+        std::uint64_t elements = 1, nonZero = 1;
         while (peek() != ')') {
             if (peek() == '-') {
                 std::size_t end = pos_ + 1;
@@ -185,11 +187,12 @@ class HeaderParser {
                 fail("too many dimensions in the .npy shape", source_, "shape",
                      "at most " + std::to_string(kMaxNpyDims), "more");
             }
-            if (d != 0 && elements > cap / d) {
+            if (d != 0 && nonZero > cap / d) {
                 fail("the .npy shape overflows", source_, "shape", "an element count below 2^62",
                      "a product of more");
             }
-            elements *= d;  // a zero dimension keeps it 0; every dimension is still checked
+            elements *= d;
+            nonZero *= d == 0 ? 1 : d;
             h.shape.push_back(std::int64_t(d));
             skipSpace();
             if (peek() == ',') {

@@ -35,7 +35,8 @@ struct Node {
     DType dtype = DType::F32;  ///< StorageType globals and Storage nodes
     std::uint32_t count = 0;   ///< Tuple: number of items
     std::int64_t value = 0;    ///< Int, Bool; Str: index into texts_; Tuple: first item in
-                               ///< tupleItems_; Storage: index into PickleScan::storages
+                               ///< tupleItems_; Storage: index into PickleScan::storages;
+                               ///< Tensor: index into tensors_
 };
 
 const char* kindName(Kind k) {
@@ -85,6 +86,11 @@ constexpr StorageName kStorages[] = {
     {"BoolStorage", DType::Bool},
 };
 
+// One item set on a dict (by DICT, SETITEM or SETITEMS), by node ids.
+struct DictEntry {
+    std::uint32_t dict, key, value;
+};
+
 class Scanner {
   public:
     Scanner(std::span<const std::uint8_t> p, const std::string& source) : p_(p), source_(source) {
@@ -125,6 +131,7 @@ class Scanner {
                  "at most " + std::to_string(kMaxPickleDepth) + " levels",
                  std::to_string(out_.depth) + " levels");
         }
+        nameTensors(stack_.back());
         return out_;
     }
 
@@ -249,6 +256,9 @@ class Scanner {
         for (std::uint32_t c : items) {
             edges_.push_back({dict, c});
         }
+        for (std::size_t i = 0; i < items.size(); i += 2) {
+            entries_.push_back({dict, items[i], items[i + 1]});
+        }
     }
     void memoPut(std::uint64_t index) {
         // Python's pickler numbers memo entries 0, 1, 2 …; LibTorch grows its table to whatever
@@ -351,9 +361,10 @@ class Scanner {
         }
         return v;
     }
-    std::uint32_t tensorNode(std::uint32_t argsId) {
+    std::uint32_t tensorNode(std::uint32_t argsId, std::size_t info) {
         Node t;
         t.kind = Kind::Tensor;
+        t.value = std::int64_t(info);
         const std::uint32_t id = add(t);
         edges_.push_back({id, argsId});
         ++out_.tensors;
@@ -403,7 +414,13 @@ class Scanner {
                  "offset " + std::to_string(offset) + " + extent " + std::to_string(extent + 1) +
                      " for " + std::to_string(numel) + " elements");
         }
-        push(tensorNode(argsId));
+        PickleTensor info;
+        info.storage = std::size_t(storage.value);
+        info.offset = offset;
+        info.sizes = sizes;
+        info.strides = strides;
+        tensors_.push_back(std::move(info));
+        push(tensorNode(argsId, tensors_.size() - 1));
     }
     void reduce() {
         const std::uint32_t argsId = pop();
@@ -424,11 +441,12 @@ class Scanner {
                 if (args.count != 3) {
                     bad("3 arguments to _rebuild_parameter", std::to_string(args.count));
                 }
-                expectKind(item(args, 0), Kind::Tensor, "parameter data");
                 expectKind(item(args, 1), Kind::Bool, "requires_grad");
                 expectKind(item(args, 2), Kind::Dict, "backward hooks");
                 --out_.tensors;  // the same tensor, wrapped
-                push(tensorNode(argsId));
+                push(tensorNode(
+                    argsId,
+                    std::size_t(expectKind(item(args, 0), Kind::Tensor, "parameter data").value)));
                 return;
             case Global::StorageType:
                 break;
@@ -585,6 +603,59 @@ class Scanner {
         }
     }
 
+    // The tensors reachable from `root` through dict values, named by their keys joined with ".":
+    // what torch.load's state dict holds, flattened. Runs after depthOf, so the value is a tree
+    // at most kMaxPickleDepth deep (recursion is bounded); a dict reached through several keys is
+    // named under each, within kMaxPickleNamedValues pairs and kMaxPickleNameBytes of names.
+    void nameTensors(std::uint32_t root) {
+        std::vector<DictEntry> sorted = entries_;
+        std::stable_sort(sorted.begin(), sorted.end(),
+                         [](const DictEntry& a, const DictEntry& b) { return a.dict < b.dict; });
+        Naming naming{sorted, 0, 0};
+        nameValue(root, "", naming);
+    }
+    struct Naming {
+        const std::vector<DictEntry>& sorted;  ///< entries_ by dict
+        std::size_t visited, nameBytes;
+    };
+    void nameValue(std::uint32_t id, const std::string& prefix, Naming& naming) {
+        const std::vector<DictEntry>& sorted = naming.sorted;
+        const Node& n = nodes_[id];
+        if (n.kind == Kind::Tensor) {
+            PickleTensor t = tensors_[std::size_t(n.value)];
+            t.name = prefix.empty() ? "tensor" : prefix;
+            out_.named.push_back(std::move(t));
+            return;
+        }
+        if (n.kind != Kind::Dict) {
+            return;
+        }
+        auto it = std::lower_bound(sorted.begin(), sorted.end(), id,
+                                   [](const DictEntry& e, std::uint32_t d) { return e.dict < d; });
+        for (; it != sorted.end() && it->dict == id; ++it) {
+            if (++naming.visited > kMaxPickleNamedValues) {
+                fail("the PyTorch file names too many values", source_, "data.pkl",
+                     "at most " + std::to_string(kMaxPickleNamedValues) + " dict entries",
+                     "more (a dict reached through many keys)");
+            }
+            const Kind kind = nodes_[it->value].kind;
+            if (kind != Kind::Tensor && kind != Kind::Dict) {
+                continue;  // numbers, lists, _metadata's contents: nothing to name
+            }
+            const Node& key = nodes_[it->key];
+            const std::string k =
+                key.kind == Kind::Str ? texts_[std::size_t(key.value)] : std::to_string(key.value);
+            const std::string name = prefix.empty() ? k : prefix + "." + k;
+            naming.nameBytes += name.size();
+            if (naming.nameBytes > kMaxPickleNameBytes) {
+                fail("the PyTorch file's tensor names are too long", source_, "data.pkl",
+                     "at most " + std::to_string(kMaxPickleNameBytes) + " bytes of names",
+                     "more");
+            }
+            nameValue(it->value, name, naming);
+        }
+    }
+
     // Longest chain of containment from `root`, by an explicit stack (no recursion) over the
     // graph in compressed rows; a value that contains itself is refused.
     std::size_t depthOf(std::uint32_t root) const {
@@ -651,6 +722,8 @@ class Scanner {
     std::vector<std::string> texts_;
     std::vector<std::uint32_t> tupleItems_;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> edges_;  ///< container -> content
+    std::vector<DictEntry> entries_;     ///< dict items in the order they were set
+    std::vector<PickleTensor> tensors_;  ///< what each Tensor node's value indexes
     std::vector<std::uint32_t> stack_, memo_;
     std::vector<std::size_t> marks_;
     std::uint32_t none_ = 0, false_ = 0, true_ = 0, float_ = 0;

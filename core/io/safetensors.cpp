@@ -120,17 +120,26 @@ TensorEntry parseEntry(const std::string& name, const json& e, const std::string
         fail("too many dimensions", source, name + ".shape",
              "at most " + std::to_string(kMaxSafetensorsRank), std::to_string(shape.size()));
     }
-    // Element count with overflow checks: each factor and the product stay below 2^62.
+    // Element count with overflow checks: each factor and the product of the non-zero ones
+    // stay below 2^62. A zero dimension makes the tensor empty but not its other dimensions
+    // harmless: LibTorch computes strides from them ([0, 2^40, 2^40] overflows them).
     const std::uint64_t cap = std::uint64_t(1) << 62;
-    std::uint64_t count = 1;
+    std::uint64_t nonZero = 1;
+    bool empty = false;
     for (const json& d : shape) {
         std::uint64_t dim = toU64(d, source, name + ".shape");
-        if (dim > cap || (dim != 0 && count > cap / dim)) {
-            fail("shape overflows", source, name + ".shape", "a product below 2^62", brief(shape));
+        if (dim > cap || (dim != 0 && nonZero > cap / dim)) {
+            fail("shape overflows", source, name + ".shape",
+                 "a product of the non-zero dimensions below 2^62", brief(shape));
         }
         t.shape.push_back(std::int64_t(dim));
-        count *= dim;
+        if (dim == 0) {
+            empty = true;
+        } else {
+            nonZero *= dim;
+        }
     }
+    const std::uint64_t count = empty ? 0 : nonZero;
     const json& off = e["data_offsets"];
     if (!off.is_array() || off.size() != 2) {
         fail("data_offsets is not a pair", source, name + ".data_offsets", "[begin, end]",
@@ -346,9 +355,9 @@ std::vector<std::uint8_t> SafetensorsWriter::serialize() const {
     return out;
 }
 
-void SafetensorsWriter::write(const std::string& path) const {
+void SafetensorsWriter::write(const std::string& path, OutputReplace replace) const {
     auto image = serialize();
-    AtomicFile f(path);
+    AtomicFile f(path, replace);
     f.write(image.data(), image.size());
     f.commit();
 }

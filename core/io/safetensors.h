@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/dtype.h"
+#include "util/atomic_file.h"
 
 namespace once {
 
@@ -82,7 +83,8 @@ class SafetensorsWriter {
     void setMetadata(const std::string& key, const std::string& value);
     /// The whole file image (header padded to 8 bytes, tensors in insertion order).
     std::vector<std::uint8_t> serialize() const;
-    void write(const std::string& path) const;
+    /// Writes atomically (util/atomic_file.h); `replace` says what may stand at `path`.
+    void write(const std::string& path, OutputReplace replace = OutputReplace::regularFile) const;
 
   private:
     struct Item {

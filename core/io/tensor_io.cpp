@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include "io/finite_values.h"
 #include "io/mapped_file.h"
 #include "util/error.h"
 
@@ -87,6 +88,19 @@ void addTensor(SafetensorsWriter& writer, const std::string& name, const at::Ten
     std::vector<std::int64_t> shape(c.sizes().begin(), c.sizes().end());
     writer.add(name, fromScalarType(c.scalar_type()), std::move(shape), c.data_ptr(),
                std::size_t(c.nbytes()));
+}
+
+void addFiniteTensor(SafetensorsWriter& writer, const std::string& name, const at::Tensor& t,
+                     const std::string& file) {
+    at::Tensor c = t.to(at::kCPU).contiguous();
+    const DType dtype = fromScalarType(c.scalar_type());
+    const auto* bytes = static_cast<const std::uint8_t*>(c.data_ptr());
+    if (const auto bad = firstNonFinite(dtype, {bytes, std::size_t(c.nbytes())})) {
+        fail("the result holds NaN or Inf (garbage in: a model, setting or input out of range); "
+             "nothing was written",
+             file, name, "finite values", "NaN or Inf at element " + std::to_string(*bad));
+    }
+    addTensor(writer, name, c);
 }
 
 std::string shapeString(at::IntArrayRef shape) {

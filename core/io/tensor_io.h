@@ -19,6 +19,11 @@ at::Tensor loadTensor(const SafetensorsFile& file, const std::string& name);
 
 /// Adds a CPU tensor (made contiguous) to a writer.
 void addTensor(SafetensorsWriter& writer, const std::string& name, const at::Tensor& t);
+/// addTensor for the tool's own outputs (features, codebooks, caches, sketches, fit states),
+/// which its readers refuse when they hold NaN or Inf: such a tensor is refused here, before
+/// anything is written (OnceError naming `file`, the tensor and the first bad element).
+void addFiniteTensor(SafetensorsWriter& writer, const std::string& name, const at::Tensor& t,
+                     const std::string& file);
 
 /// "[2, 3, 4]"
 std::string shapeString(at::IntArrayRef shape);

@@ -3,13 +3,12 @@
 #include <ATen/ATen.h>
 #include <caffe2/serialize/in_memory_adapter.h>
 #include <caffe2/serialize/inline_container.h>
-#include <torch/csrc/jit/serialization/import_read.h>
-#include <torch/csrc/jit/serialization/storage_context.h>
 
 #include <limits>
 
 #include "io/mapped_file.h"
 #include "io/pickle_scan.h"
+#include "io/tensor_io.h"
 #include "util/error.h"
 
 namespace once {
@@ -31,22 +30,8 @@ std::string oneLine(const std::exception& e) {
     fail("not a readable PyTorch file: " + oneLine(e), source);
 }
 
-void flatten(const c10::IValue& v, const std::string& prefix,
-             std::map<std::string, at::Tensor>& out) {
-    // Recursion is bounded: the scan refused nesting deeper than kMaxPickleDepth.
-    if (v.isTensor()) {
-        out[prefix.empty() ? "tensor" : prefix] = v.toTensor();
-    } else if (v.isGenericDict()) {
-        for (const auto& kv : v.toGenericDict()) {
-            std::string key =
-                kv.key().isString() ? kv.key().toStringRef() : std::to_string(out.size());
-            flatten(kv.value(), prefix.empty() ? key : prefix + "." + key, out);
-        }
-    }
-}
-
-// The loaded tensor must lie inside its storage: LibTorch's unpickler sets sizes, strides and
-// offset as the file says without checking them.
+// The built tensor must lie inside its storage: checked again on the tensor itself, whatever the
+// scan promised.
 void checkInsideStorage(const at::Tensor& t, const std::string& name, const std::string& source) {
     if (t.layout() != at::kStrided || !t.device().is_cpu() || !t.has_storage()) {
         fail("a tensor of the PyTorch file is not a dense CPU tensor", source, name,
@@ -168,20 +153,40 @@ std::map<std::string, at::Tensor> readTorchStateDict(std::span<const std::uint8_
         }
     }
 
-    c10::IValue v;
-    try {
-        v = torch::jit::readArchiveAndTensors(
-            "data", /*pickle_prefix=*/"", /*tensor_prefix=*/"", std::nullopt, std::nullopt,
-            at::Device(at::kCPU), *reader, torch::jit::Unpickler::defaultTypeParser,
-            std::make_shared<torch::jit::DeserializationStorageContext>());
-    } catch (const std::exception& e) {
-        unreadable(e, source);
+    // The tensors are built from the scan, not by LibTorch's unpickler: nothing in the pickle
+    // runs, and collections.OrderedDict (every nn.Module.state_dict()) is a dict like any other.
+    std::map<std::string, at::Storage> storages;
+    for (const PickleStorageRef& s : scan.storages) {
+        if (storages.count(s.key)) {
+            continue;  // one storage, shared by its tensors as torch.load shares it
+        }
+        at::DataPtr data;
+        if (s.numel > 0) {
+            try {
+                data = std::get<0>(reader->getRecord("data/" + s.key));
+            } catch (const std::exception& e) {
+                unreadable(e, source);
+            }
+        }
+        // numel × item size was checked against the record's bytes above.
+        const auto bytes = std::int64_t(s.numel * dtypeSize(s.dtype));
+        storages.emplace(s.key, at::Storage(at::Storage::use_byte_size_t(), bytes,
+                                            std::move(data), /*allocator=*/nullptr,
+                                            /*resizable=*/false));
     }
     std::map<std::string, at::Tensor> out;
-    flatten(v, "", out);
+    try {
+        for (const PickleTensor& t : scan.named) {
+            const PickleStorageRef& ref = scan.storages[t.storage];
+            out[t.name] = at::empty({0}, at::TensorOptions().dtype(toScalarType(ref.dtype)))
+                              .set_(storages.at(ref.key), t.offset, t.sizes, t.strides);
+        }
+    } catch (const c10::Error& e) {
+        unreadable(e, source);
+    }
     if (out.empty()) {
         fail("PyTorch file holds no tensors", source, {}, "a tensor or a dict of tensors",
-             v.tagKind());
+             "no tensor under a dict key");
     }
     for (const auto& [name, t] : out) {
         checkInsideStorage(t, name, source);

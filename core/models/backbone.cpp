@@ -98,4 +98,12 @@ std::string defaultSampling(const std::string& backbone) {
     return it == registry().end() ? std::string("uniform:32") : it->second.defaultSampling;
 }
 
+SamplingChoice defaultSamplingFor(const std::string& backbone, const std::string& modelDir) {
+    auto it = registry().find(backbone);
+    if (it != registry().end() && it->second.folderSampling && !modelDir.empty()) {
+        return it->second.folderSampling(modelDir);
+    }
+    return {defaultSampling(backbone), {}};
+}
+
 }  // namespace once

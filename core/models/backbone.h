@@ -95,18 +95,31 @@ class LanguageBackbone {
     virtual double prefillFlops(std::int64_t tokens) const = 0;
 };
 
+/// The frame sampling used when none is asked for, and where it came from.
+struct SamplingChoice {
+    std::string rule;    ///< a SamplingRule text (video/sampling_rule.h)
+    std::string notice;  ///< for the user: which file and values gave it; empty for the paper's
+};
+
 struct BackboneInfo {
     std::string name;   ///< "llava-onevision", "qwen3.5": also its VisualEncoder's name
     std::string title;  ///< "LLaVA-OneVision", "Qwen3.5"
     /// Frame sampling of the paper for this backbone (video/sampling_rule.h).
     std::string defaultSampling = "uniform:32";
     std::string promptFormats;  ///< the --prompt-format values it takes, for help and errors
+    /// A Hugging Face checkpoint of this backbone ("llava-hf/llava-onevision-qwen2-7b-ov-hf"):
+    /// named where a user must be told what a model folder is and where one comes from.
+    std::string hubExample;
     /// True when a folder's parsed config.json is this backbone's.
     std::function<bool(const nlohmann::json& config)> detect;
     std::function<std::unique_ptr<LanguageBackbone>(const BackboneOptions&)> load;
     /// The language model's sizes from config.json (`file` names it in errors), for FLOP
     /// counts without loading weights (the studio's charts). Throws OnceError.
     std::function<LlmShape(const nlohmann::json& config, const std::string& file)> llmShape;
+    /// The sampling a model folder's own processor settings ask for, where transformers follows
+    /// them (Qwen3.5's video processor: fps, min and max frames); unset: defaultSampling. Throws
+    /// OnceError naming the file and field of a bad setting.
+    std::function<SamplingChoice(const std::string& modelDir)> folderSampling = {};
 };
 
 /// Called by a static registrar in each backbone's folder.
@@ -136,5 +149,8 @@ ModelFolderInfo inspectModelFolder(const std::string& modelDir);
 /// The paper's frame sampling for a backbone or visual encoder name ("uniform:32" for the
 /// demo encoder and names without a language side).
 std::string defaultSampling(const std::string& backbone);
+/// The sampling used when none is given: the folder's (BackboneInfo::folderSampling) when the
+/// backbone reads one and `modelDir` is not empty, else defaultSampling with no notice.
+SamplingChoice defaultSamplingFor(const std::string& backbone, const std::string& modelDir);
 
 }  // namespace once

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include "models/qwen2_model.h"
+#include "models/qwen2_static_decode.h"
+#include "models/step_graph.h"
 #include "util/error.h"
 
 namespace once {
@@ -27,10 +30,12 @@ void synchronize(const at::Tensor& t) {
 
 std::int64_t pickToken(const at::Tensor& logits, const GenerationOptions& o,
                        at::Generator& generator) {
-    at::Tensor l = logits.to(at::kCPU, at::kFloat).reshape({-1});
     if (o.temperature <= 0) {
-        return l.argmax().item<std::int64_t>();  // first maximum: the lowest id wins ties
+        // On the logits' device (argmax returns the first maximum there too: the lowest id wins
+        // ties): one number crosses to the host, not the vocabulary's logits.
+        return logits.reshape({-1}).argmax().item<std::int64_t>();
     }
+    at::Tensor l = logits.to(at::kCPU, at::kFloat).reshape({-1});
     at::Tensor probs = at::softmax(l / o.temperature, 0);
     if (o.topP < 1.0) {
         auto [sorted, order] = probs.sort(0, /*descending=*/true);
@@ -87,13 +92,32 @@ GenerationResult generate(const Qwen2Model& model, const at::Tensor& prompt,
     if (prompt.dim() != 2 || prompt.size(0) == 0) {
         fail("the prompt is empty", {}, "prompt", "[S > 0, hidden]", std::to_string(prompt.dim()));
     }
+    if (o.decode != "auto" && o.decode != "eager" && o.decode != "static" && o.decode != "graph") {
+        fail("unknown decoding mode", {}, "decode", "auto, eager, static or graph", o.decode);
+    }
+    const bool graph =
+        o.decode == "graph" || (o.decode == "auto" && canCaptureStepGraph(model.device()));
+    const bool fixed = graph || o.decode == "static";
     KvCache cache;
-    return runGeneration(
+    std::unique_ptr<Qwen2StaticDecoder> decoder;  // made at the first step, after the prefill
+    GenerationResult r = runGeneration(
         prompt.size(0), [&] { return model.forward(prompt, cache, /*lastOnly=*/true); },
         [&](std::int64_t id) {
-            return model.forward(model.embed(at::full({1}, id, at::kLong)), cache, true);
+            if (!fixed) {
+                return model.forward(model.embed(at::full({1}, id, at::kLong)), cache, true);
+            }
+            if (!decoder) {
+                decoder = std::make_unique<Qwen2StaticDecoder>(
+                    model, cache, prompt.size(0) + o.maxNewTokens, graph);
+            }
+            return decoder->step(id);
         },
         o);
+    if (decoder) {
+        r.decodeMode = decoder->mode();
+        r.decodeNote = decoder->note();
+    }
+    return r;
 }
 
 }  // namespace once

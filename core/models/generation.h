@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "util/progress.h"
@@ -27,6 +28,11 @@ struct GenerationOptions {
     /// per-stage memory peaks).
     std::function<void()> onPrefilled;
     CancelToken cancel;
+    /// How decoding steps run (generate() over a Qwen2Model): "auto" (a captured step graph
+    /// where the device has one, i.e. CUDA; else the eager step), "eager" (Qwen2Model::forward
+    /// per token), "static" (fixed shapes, not captured: what a graph replays, for tests) or
+    /// "graph" (as auto, and reported where it falls back). models/qwen2_static_decode.h.
+    std::string decode = "auto";
 };
 
 struct GenerationResult {
@@ -34,6 +40,8 @@ struct GenerationResult {
     bool stoppedByToken = false;
     double prefillSeconds = 0, decodeSeconds = 0;
     std::int64_t promptLength = 0;
+    std::string decodeMode = "eager";  ///< "eager", "static" or "graph": how the steps ran
+    std::string decodeNote;            ///< why a requested graph was not used
 };
 
 /// The decoding loop every language model shares: `prefill()` returns the logits after the

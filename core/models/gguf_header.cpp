@@ -352,14 +352,17 @@ GgufHeader parseGgufHeader(std::span<const std::uint8_t> bytes, const std::strin
             fail("a tensor has an unsupported number of dimensions", path, field,
                  "1 to " + std::to_string(kMaxDims), std::to_string(nDims));
         }
-        std::uint64_t numel = 1;
+        // Checked: the product of the non-zero dimensions (LibTorch's strides of an empty tensor
+        // still multiply them).
+        std::uint64_t numel = 1, nonZero = 1;
         for (std::uint32_t d = 0; d < nDims; ++d) {
             const auto n = c.read<std::uint64_t>(field + " (dims)");
-            if (n > maxElements || mulOverflows(numel, n, maxElements)) {
+            if (n > maxElements || mulOverflows(nonZero, n, maxElements)) {
                 fail("tensor dimensions overflow", path, field, "at most 2^63-1 elements",
                      "a dimension of " + std::to_string(n));
             }
             numel *= n;
+            nonZero *= n == 0 ? 1 : n;
             ti.dims.push_back(std::int64_t(n));
         }
         ti.type = c.read<std::uint32_t>(field + " (type)");

@@ -43,6 +43,12 @@ Qwen2Config qwen2ConfigFromGguf(const GgufFile& g) {
     c.numLayers = positive(p + "block_count");
     c.intermediateSize = positive(p + "feed_forward_length");
     c.numHeads = positive(p + "attention.head_count");
+    if (c.numHeads > c.hiddenSize) {
+        // Each head is a slice of the hidden state: more heads than values leaves them empty.
+        fail("more attention heads than hidden values", g.path(), p + "attention.head_count",
+             "at most embedding_length (" + std::to_string(c.hiddenSize) + ")",
+             std::to_string(c.numHeads));
+    }
     c.numKvHeads =
         g.has(p + "attention.head_count_kv") ? positive(p + "attention.head_count_kv") : c.numHeads;
     if (c.numHeads % c.numKvHeads != 0) {

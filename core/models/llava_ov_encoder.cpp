@@ -111,8 +111,8 @@ LlavaOvConfig parseConfig(const HfCheckpoint& ck, const std::string& prefix) {
             c.textHidden = requireInt(j, "hidden_size", file, "");
             const at::Tensor pw = ck.get(prefix + "embeddings.patch_embedding.weight");
             const at::Tensor pos = ck.get(prefix + "embeddings.position_embedding.weight");
-            if (pw.dim() != 4 || pw.size(1) != 3 || pw.size(2) != pw.size(3) || pw.size(2) <= 0 ||
-                pos.dim() != 2) {
+            if (pw.dim() != 4 || pw.size(0) <= 0 || pw.size(1) != 3 || pw.size(2) != pw.size(3) ||
+                pw.size(2) <= 0 || pos.dim() != 2) {
                 fail("weight is not a SigLIP patch embedding", ck.folder(),
                      prefix + "embeddings.patch_embedding.weight", "[D, 3, P, P] and [g*g, D]",
                      shapeString(pw.sizes()) + " and " + shapeString(pos.sizes()));

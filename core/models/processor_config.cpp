@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -110,10 +111,8 @@ void applyProcessor(SiglipPreprocessConfig& c, const nlohmann::json& j, const st
     } else {
         c.rescaleFactor = 1.0;
     }
-    if (!(c.rescaleFactor > 0) || !std::isfinite(c.rescaleFactor)) {
-        fail("rescale factor must be a positive number", file, prefix + "rescale_factor", "> 0",
-             std::to_string(c.rescaleFactor));
-    }
+    checkProcessorRange(c.rescaleFactor, kMinRescaleFactor, kMaxRescaleFactor, file,
+                        prefix + "rescale_factor");
     if (flag("do_normalize")) {
         const bool hasMean = j.contains("image_mean"), hasStd = j.contains("image_std");
         c.mean = hasMean ? readTriple(j, "image_mean", file, prefix) : defMean;
@@ -128,15 +127,25 @@ void applyProcessor(SiglipPreprocessConfig& c, const nlohmann::json& j, const st
         c.std = {1, 1, 1};
     }
     for (int k = 0; k < 3; ++k) {
-        if (!std::isfinite(c.mean[k]) || !std::isfinite(c.std[k]) || c.std[k] == 0) {
-            fail("normalisation values must be finite and the std non-zero", file,
-                 prefix + (c.std[k] == 0 || !std::isfinite(c.std[k]) ? "image_std" : "image_mean"),
-                 "finite, std != 0", std::to_string(c.mean[k]) + " / " + std::to_string(c.std[k]));
-        }
+        const std::string channel = "[" + std::to_string(k) + "]";
+        checkProcessorRange(c.mean[k], -kMaxAbsImageMean, kMaxAbsImageMean, file,
+                            prefix + "image_mean" + channel);
+        checkProcessorRange(c.std[k], kMinImageStd, kMaxImageStd, file,
+                            prefix + "image_std" + channel);
     }
 }
 
 }  // namespace
+
+void checkProcessorRange(double value, double lo, double hi, const std::string& file,
+                         const std::string& field) {
+    if (!(value >= lo && value <= hi)) {
+        std::ostringstream range, found;
+        range << "a number in [" << lo << ", " << hi << "]";
+        found << value;
+        fail("processor setting out of range", file, field, range.str(), found.str());
+    }
+}
 
 SiglipPreprocessConfig SiglipPreprocessConfig::fromFolder(const std::string& folder,
                                                           std::int64_t defaultSize) {

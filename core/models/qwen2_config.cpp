@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/json_file.h"  // printableExcerpt
 
 namespace once {
 namespace {
@@ -62,9 +63,14 @@ static Qwen2Config parseQwen2Config(const nlohmann::json& root, const std::strin
              prefix + "num_key_value_heads", "a divisor of " + std::to_string(c.numHeads),
              std::to_string(c.numKvHeads));
     }
-    c.rmsNormEps = j.contains("rms_norm_eps") && j["rms_norm_eps"].is_number()
-                       ? j["rms_norm_eps"].get<double>()
-                       : 1e-6;
+    // Absent (or null): transformers' default. Present but not a number ("tiny"): refused, not
+    // silently defaulted.
+    const bool hasEps = j.contains("rms_norm_eps") && !j["rms_norm_eps"].is_null();
+    if (hasEps && !j["rms_norm_eps"].is_number()) {
+        fail("RMSNorm epsilon must be a number", file, prefix + "rms_norm_eps", "a number > 0",
+             printableExcerpt(j["rms_norm_eps"].dump(), 60));
+    }
+    c.rmsNormEps = hasEps ? j["rms_norm_eps"].get<double>() : 1e-6;
     if (!(c.rmsNormEps > 0) || !std::isfinite(c.rmsNormEps)) {
         fail("RMSNorm epsilon must be a positive number", file, prefix + "rms_norm_eps", "> 0",
              j["rms_norm_eps"].dump());

@@ -163,7 +163,9 @@ at::ScalarType Qwen2Model::dtype() const {
 }
 
 at::Tensor embedTokenIds(const at::Tensor& table, const at::Tensor& ids) {
-    at::Tensor i = ids.to(table.device(), at::kLong);
+    // The range check runs where the ids are: a decoding step's single id is a host tensor, and
+    // checking it after the copy would stall the GPU queue twice per token for two scalars.
+    at::Tensor i = ids.to(at::kLong);
     const std::int64_t vocab = table.size(0);
     if (i.numel() > 0 &&
         (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= vocab)) {
@@ -172,7 +174,19 @@ at::Tensor embedTokenIds(const at::Tensor& table, const at::Tensor& ids) {
              std::to_string(i.min().item<std::int64_t>()) + ".." +
                  std::to_string(i.max().item<std::int64_t>()));
     }
-    return at::embedding(table, i);
+    return at::embedding(table, i.to(table.device()));
+}
+
+void applyRotary(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin,
+                 at::Tensor out) {
+    const std::int64_t n = x.size(1), half = x.size(-1) / 2;
+    const at::Tensor cs = cos.view({1, n, 1, half}), sn = sin.view({1, n, 1, half});
+    const at::Tensor x1 = x.narrow(-1, 0, half), x2 = x.narrow(-1, half, half);
+    at::Tensor o1 = out.narrow(-1, 0, half), o2 = out.narrow(-1, half, half);
+    at::mul_out(o1, x1, cs);
+    o1.sub_(x2 * sn);
+    at::mul_out(o2, x2, cs);
+    o2.add_(x1 * sn);
 }
 
 at::Tensor Qwen2Model::embed(const at::Tensor& ids) const {
@@ -231,7 +245,7 @@ at::Tensor Qwen2Model::forward(const at::Tensor& embeddings, KvCache& cache, boo
              "[S, " + std::to_string(c.hiddenSize) + "]", shapeString(embeddings));
     }
     const std::int64_t S = embeddings.size(0), past = cache.length, hd = c.headDim;
-    const std::int64_t nh = c.numHeads, nkv = c.numKvHeads, half = hd / 2;
+    const std::int64_t nh = c.numHeads, nkv = c.numKvHeads;
     if (S == 0) {
         fail("no input embeddings", {}, "inputs_embeds", "[S > 0, hidden]",
              shapeString(embeddings));
@@ -257,18 +271,8 @@ at::Tensor Qwen2Model::forward(const at::Tensor& embeddings, KvCache& cache, boo
     at::Tensor pos = at::arange(past, past + S, opts.dtype(at::kFloat));
     at::Tensor freqs = at::outer(pos, invFreq_);
     const at::Tensor cosT = freqs.cos().to(dtype()), sinT = freqs.sin().to(dtype());
-    // x·cos + rotate_half(x)·sin for x [1, n, heads, hd], written into `out` (same shape, any
-    // strides): out₁ = x₁·c − x₂·s, out₂ = x₂·c + x₁·s, one rounding per product and one per
-    // sum as transformers, without the concatenated copy of rotate_half.
     auto ropeInto = [&](const at::Tensor& x, std::int64_t r0, std::int64_t n, at::Tensor out) {
-        const at::Tensor cs = cosT.narrow(0, r0, n).view({1, n, 1, half});
-        const at::Tensor sn = sinT.narrow(0, r0, n).view({1, n, 1, half});
-        const at::Tensor x1 = x.narrow(-1, 0, half), x2 = x.narrow(-1, half, half);
-        at::Tensor o1 = out.narrow(-1, 0, half), o2 = out.narrow(-1, half, half);
-        at::mul_out(o1, x1, cs);
-        o1.sub_(x2 * sn);
-        at::mul_out(o2, x2, cs);
-        o2.add_(x1 * sn);
+        applyRotary(x, cosT.narrow(0, r0, n), sinT.narrow(0, r0, n), out);
     };
 
     // Room in the cache for past + S positions: one buffer per layer written in place (see

@@ -87,6 +87,7 @@ class Qwen2Model {
     double prefillFlops(std::int64_t length) const;
 
   private:
+    friend class Qwen2StaticDecoder;  // the fixed-shape decoding step (qwen2_static_decode.h)
     struct Layer {
         at::Tensor inNorm, postNorm, q, k, v, o, qb, kb, vb, ob, gate, up, down;
     };
@@ -119,6 +120,13 @@ class Qwen2Model {
 /// device; moved to the table's); throws OnceError naming input_ids when one is outside the
 /// vocabulary. The token embedding of every decoder here.
 at::Tensor embedTokenIds(const at::Tensor& table, const at::Tensor& ids);
+
+/// Rotary position embedding as transformers applies it: x·cos + rotate_half(x)·sin for x
+/// [1, n, heads, hd] and cos/sin [n, hd/2] (transformers' tables repeat that half twice), into
+/// `out` (same shape, any strides): out₁ = x₁·c − x₂·s, out₂ = x₂·c + x₁·s, one rounding per
+/// product and one per sum as transformers, without the concatenated copy of rotate_half.
+void applyRotary(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin,
+                 at::Tensor out);
 
 /// "float32"/"float16"/"bfloat16" (also "f32", "fp16", "bf16") → dtype; throws OnceError.
 at::ScalarType parseModelDtype(const std::string& name, const std::string& field = "dtype");

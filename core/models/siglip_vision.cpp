@@ -9,6 +9,7 @@
 
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
+#include "models/processor_config.h"  // kMaxProcessorSide
 #include "util/error.h"
 
 namespace once {
@@ -46,6 +47,11 @@ SiglipVision SiglipVision::load(const HfCheckpoint& ck, const std::string& prefi
         fail("vision image size is smaller than one patch", v.file_, "vision_config.image_size",
              ">= patch_size (" + std::to_string(c.patchSize) + ") and patch_size > 0",
              std::to_string(c.imageSize));
+    }
+    if (c.imageSize > kMaxProcessorSide) {
+        // Every frame is resized to image_size²: bounded before a frame is allocated.
+        fail("vision image size out of range", v.file_, "vision_config.image_size",
+             "at most " + std::to_string(kMaxProcessorSide), std::to_string(c.imageSize));
     }
     if (c.intermediateSize <= 0) {
         fail("vision MLP size must be positive", v.file_, "vision_config.intermediate_size", "> 0",

@@ -17,6 +17,7 @@
 #include "models/visual_encoder.h"
 #include "pipeline/resource_usage.h"
 #include "tokenizer/bpe_tokenizer.h"
+#include "tokenizer/utf8.h"
 #include "util/device.h"
 #include "util/error.h"
 #include "video/sampling_rule.h"
@@ -43,6 +44,7 @@ StageReport timed(const std::string& name, const at::Device& device, F&& f) {
     auto t0 = Clock::now();
     try {
         f();
+        synchronizeDevice(device);  // the stage's queued kernels belong to its time
     } catch (const c10::OutOfMemoryError&) {
         outOfDeviceMemory(name, device);
     }
@@ -86,7 +88,7 @@ struct Session::State {
     std::vector<std::string> notices;  ///< how the folder was read, for the user
 
     void addNotice(const std::string& n) {
-        if (std::find(notices.begin(), notices.end(), n) == notices.end()) {
+        if (!n.empty() && std::find(notices.begin(), notices.end(), n) == notices.end()) {
             notices.push_back(n);
         }
     }
@@ -94,23 +96,29 @@ struct Session::State {
     /// Seconds the last content() spent in a compressor's prepare() (0: it was cached).
     double lastPrepareSeconds = 0;
 
-    /// The content rows for a budget (or dense) with the source tokens of each row.
+    /// The content rows for a budget (or dense) with the source tokens of each row; the
+    /// codeword of each row into `codewords` when given (compressed only).
     VisualContent content(std::optional<std::int64_t> budget, const std::string& method,
-                          const std::map<std::string, std::string>& params, std::uint64_t seed);
+                          const std::map<std::string, std::string>& params, std::uint64_t seed,
+                          std::vector<std::int64_t>* codewords = nullptr);
 };
 
 SessionOptions resolveSessionOptions(SessionOptions o) {
     o.backbone = resolveBackbone(o.backbone, o.modelDir);
     if (o.sampling.empty()) {
-        o.sampling = defaultSampling(o.backbone);
+        o.sampling = defaultSamplingFor(o.backbone, o.modelDir).rule;
     }
     return o;
 }
 
 Session::Session(SessionOptions options) {
     s_ = std::make_unique<State>();
+    const bool samplingDefaulted = options.sampling.empty();
     s_->options = resolveSessionOptions(std::move(options));
     const SessionOptions& o = s_->options;
+    if (samplingDefaulted) {
+        s_->addNotice(defaultSamplingFor(o.backbone, o.modelDir).notice);
+    }
     BackboneOptions bo;
     bo.modelDir = o.modelDir;
     bo.device = o.device;
@@ -145,7 +153,8 @@ std::string Session::encoderBackbone() const {
     return s_->backbone->name();
 }
 
-void Session::loadVideo(const std::string& path, Progress* progress) {
+void Session::loadVideo(const std::string& path, Progress* progress,
+                        const std::string& sampling) {
     const at::Device device = s_->backbone->device();
     if (!s_->encoder) {
         EncoderOptions eo;
@@ -159,7 +168,7 @@ void Session::loadVideo(const std::string& path, Progress* progress) {
         }
     }
     DecodeEncodeOptions de;
-    de.sampling = SamplingRule::parse(s_->options.sampling);
+    de.sampling = SamplingRule::parse(sampling.empty() ? s_->options.sampling : sampling);
     de.limits = s_->options.videoLimits;
     resetPeakRss();
     resetDevicePeakMemory(device);
@@ -224,7 +233,7 @@ const std::vector<StageReport>& Session::loadStages() const {
 
 VisualContent Session::State::content(std::optional<std::int64_t> budget, const std::string& method,
                                       const std::map<std::string, std::string>& params,
-                                      std::uint64_t seed) {
+                                      std::uint64_t seed, std::vector<std::int64_t>* codewords) {
     if (video.empty()) {
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
@@ -264,6 +273,10 @@ VisualContent Session::State::content(std::optional<std::int64_t> budget, const 
     c.rows = r.tokens;
     c.groupOfToken =
         r.groupOfToken.defined() ? r.groupOfToken.to(at::kCPU, at::kLong) : r.groupOfToken;
+    if (codewords && r.codewordIds.defined()) {
+        const at::Tensor ids = r.codewordIds.to(at::kCPU, at::kLong).contiguous();
+        codewords->assign(ids.data_ptr<std::int64_t>(), ids.data_ptr<std::int64_t>() + ids.numel());
+    }
     return c;
 }
 
@@ -298,9 +311,14 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
     }
     VisualContent content;
     s_->lastPrepareSeconds = 0;
-    r.stages.push_back(timed("compress", lm.device(),
-                             [&] { content = s_->content(o.budget, o.method, o.params, o.seed); }));
+    r.stages.push_back(timed("compress", lm.device(), [&] {
+        content = s_->content(o.budget, o.method, o.params, o.seed, &r.codewordIds);
+    }));
     r.prepareSeconds = s_->lastPrepareSeconds;
+    if (content.groupOfToken.defined()) {
+        const at::Tensor g = content.groupOfToken.contiguous();
+        r.groupOfToken.assign(g.data_ptr<std::int64_t>(), g.data_ptr<std::int64_t>() + g.numel());
+    }
     r.sourceTokens = s_->video.numTokens();
     try {
         VideoPrompt prompt = lm.buildPrompt(s_->video, content, question, o.system);
@@ -337,7 +355,9 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
             pending += bytes;
             std::size_t cut = completeUtf8Prefix(pending);
             if (cut > 0) {
-                o.onText(pending.substr(0, cut));
+                // Invalid bytes (a random or byte-level model's) become U+FFFD as decode() makes
+                // them: the pieces concatenate to the answer.
+                o.onText(lossyUtf8(pending.substr(0, cut)));
                 pending.erase(0, cut);
             }
         };
@@ -355,13 +375,14 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         resetDevicePeakMemory(device);
         GenerationResult g = lm.generate(prompt, go);
         if (o.onText && !pending.empty()) {
-            o.onText(pending);  // a cut character at the end: the raw bytes, as generated
+            o.onText(lossyUtf8(pending));  // a cut character at the end
         }
         r.stages.push_back(
             {"prefill", g.prefillSeconds, prefillRss, false, prefillReserved, prefillAllocated});
         r.stages.push_back({"generate", g.decodeSeconds, peakRssBytes(), false,
                             devicePeakReservedBytes(device), devicePeakAllocatedBytes(device)});
         r.tokenIds = g.tokens;
+        r.stoppedByToken = g.stoppedByToken;
         std::vector<std::int64_t> text = g.tokens;
         if (g.stoppedByToken) {
             text.pop_back();

@@ -37,8 +37,9 @@ struct SessionOptions {
     /// parameters (`--param key=value`); AskOptions can override both per question.
     std::string method = "once";
     std::map<std::string, std::string> params{};
-    /// Frame sampling rule; empty: the backbone's default (uniform:32 for LLaVA-OneVision,
-    /// fps:2:4:256 for Qwen3.5: the paper's settings).
+    /// Frame sampling rule; empty: the default for the backbone and folder (defaultSamplingFor:
+    /// uniform:32 for LLaVA-OneVision; for Qwen3.5 the folder's video processor settings, as
+    /// transformers samples, named in a notice).
     std::string sampling{};
     int poolStride = 1;
     /// "auto" or a format of the backbone: LLaVA "llava-next" | "chat-template"
@@ -51,7 +52,8 @@ struct SessionOptions {
 };
 
 /// `options` with the backbone detected from the model folder (or checked against it) and an
-/// empty sampling replaced by the backbone's default. Throws OnceError naming config.json.
+/// empty sampling replaced by the default for the backbone and folder (defaultSamplingFor).
+/// Throws OnceError naming config.json or the processor file and field.
 SessionOptions resolveSessionOptions(SessionOptions options);
 
 struct StageReport {
@@ -78,7 +80,8 @@ struct AskOptions {
     double temperature = 0;
     double topP = 1;
     std::string system;  ///< empty: the prompt format's default (chat_prompt.h)
-    std::function<void(const std::string&)> onText;  ///< streamed UTF-8 pieces
+    /// Streamed pieces of the answer, valid UTF-8 that concatenates to AskReport::answer.
+    std::function<void(const std::string&)> onText;
 };
 
 struct AskReport {
@@ -104,6 +107,12 @@ struct AskReport {
     bool dense = true;
     std::int64_t budget = 0;
     std::string method;  ///< compressor used ("" when dense)
+    /// What was kept (compressed answers only; empty when dense): the output row of each source
+    /// token, frame-major over the video's [T, P] (−1 when dropped), and each row's codeword (−1
+    /// for methods without a codebook) — a compression result file's group_of_token and
+    /// codeword_ids (compress/result_file.h).
+    std::vector<std::int64_t> groupOfToken, codewordIds;
+    bool stoppedByToken = false;  ///< generation ended at a stop token (else at maxNewTokens)
 };
 
 class Session {
@@ -114,8 +123,10 @@ class Session {
     Session(Session&&) noexcept;
 
     /// Decodes and encodes a video with the model folder's vision encoder (encoderBackbone()),
-    /// built on the first call and kept for the next videos.
-    void loadVideo(const std::string& path, Progress* progress = nullptr);
+    /// built on the first call and kept for the next videos. `sampling`: a rule for this video
+    /// instead of SessionOptions::sampling (the server's per-request sampling).
+    void loadVideo(const std::string& path, Progress* progress = nullptr,
+                   const std::string& sampling = {});
     /// Uses a feature file (setVideo of its contents).
     void loadFeatures(const std::string& path);
     /// Uses a video encoded elsewhere (the studio's, a feature file's). `origin` names it in

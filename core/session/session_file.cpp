@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
@@ -60,8 +61,9 @@ class Reader {
         return it == object_.end() || it->is_null() ? nullptr : &*it;
     }
 
-    /// A non-empty string without NUL bytes of at most kMaxSessionStringBytes.
-    std::optional<std::string> string(const std::string& key, const std::string& expected) {
+    /// A non-empty string without NUL bytes of at most `maxBytes`.
+    std::optional<std::string> string(const std::string& key, const std::string& expected,
+                                      std::size_t maxBytes = kMaxSessionStringBytes) {
         const nlohmann::json* v = find(key);
         if (v == nullptr) {
             return std::nullopt;
@@ -71,9 +73,9 @@ class Reader {
             return std::nullopt;
         }
         const auto& s = v->get_ref<const std::string&>();
-        if (s.empty() || s.size() > kMaxSessionStringBytes || s.find('\0') != std::string::npos) {
+        if (s.empty() || s.size() > maxBytes || s.find('\0') != std::string::npos) {
             problem(key,
-                    expected + " (1 to " + std::to_string(kMaxSessionStringBytes) +
+                    expected + " (1 to " + std::to_string(maxBytes) +
                         " bytes, no NUL byte)",
                     s.empty()
                         ? "an empty string"
@@ -155,7 +157,10 @@ const std::vector<std::string>& knownKeys() {
                                                   "backbone",
                                                   "sampling",
                                                   "dtype",
-                                                  "frame"};
+                                                  "frame",
+                                                  "question",
+                                                  "dense_answer",
+                                                  "compressed_answer"};
     return keys;
 }
 
@@ -166,10 +171,11 @@ std::string storedPath(const std::string& path, const fs::path& folder) {
     return below ? relative.generic_string() : p.string();
 }
 
-void checkString(const std::string& s, const std::string& field, const std::string& file) {
-    if (s.size() > kMaxSessionStringBytes || s.find('\0') != std::string::npos) {
+void checkString(const std::string& s, const std::string& field, const std::string& file,
+                 std::size_t maxBytes = kMaxSessionStringBytes) {
+    if (s.size() > maxBytes || s.find('\0') != std::string::npos) {
         fail("cannot save this session value", file, field,
-             "at most " + std::to_string(kMaxSessionStringBytes) + " bytes, no NUL byte",
+             "at most " + std::to_string(maxBytes) + " bytes, no NUL byte",
              std::to_string(s.size()) + " bytes");
     }
 }
@@ -230,6 +236,9 @@ ParsedSession parseSessionFile(std::string_view text, const std::string& file,
     }
     s.dtype = r.name("dtype", "a compute dtype", vocabulary.dtypes);
     s.frame = r.integer("frame", 0);
+    s.question = r.string("question", "a question", kMaxSessionTextBytes);
+    s.denseAnswer = r.string("dense_answer", "an answer", kMaxSessionTextBytes);
+    s.compressedAnswer = r.string("compressed_answer", "an answer", kMaxSessionTextBytes);
     for (const auto& [key, value] : root.items()) {
         const auto& keys = knownKeys();
         if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
@@ -284,6 +293,14 @@ std::string serializeSessionFile(const SessionFile& session, const std::string& 
     putString("sampling", session.sampling);
     putString("dtype", session.dtype);
     putIndex("frame", session.frame, 0);
+    for (const auto& [key, text] : {std::pair{"question", &session.question},
+                                    std::pair{"dense_answer", &session.denseAnswer},
+                                    std::pair{"compressed_answer", &session.compressedAnswer}}) {
+        if (*text && !(*text)->empty()) {
+            checkString(**text, key, file, kMaxSessionTextBytes);
+            j[key] = **text;
+        }
+    }
     // Paths are bytes on Linux; replace what is not UTF-8 rather than throw inside nlohmann.
     return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }

@@ -6,7 +6,8 @@
 //   {"format": "once-session", "version": 1,
 //    "video": "clips/a.mp4", "video_kind": "video", "codebook": "/data/cb.safetensors",
 //    "model_folder": "models/llava", "method": "once", "budget": 64, "variant": "full",
-//    "backbone": "demo", "sampling": "uniform:32", "dtype": "float32", "frame": 3}
+//    "backbone": "demo", "sampling": "uniform:32", "dtype": "float32", "frame": 3,
+//    "question": "What is the bird doing?", "dense_answer": "…", "compressed_answer": "…"}
 //
 // Paths below the session file's folder are stored relative to it (the session moves with its
 // inputs), others absolute. Every key but "format" and "version" is optional.
@@ -31,6 +32,9 @@ namespace once {
 constexpr std::size_t kMaxSessionFileBytes = std::size_t(1) << 20;
 /// Longest path or name kept from a session file (bytes; PATH_MAX on Linux is 4096).
 constexpr std::size_t kMaxSessionStringBytes = 4096;
+/// Longest question or answer kept (bytes): the question panel's answers are a few hundred
+/// tokens; the studio's autosave keeps the last question and its two answers.
+constexpr std::size_t kMaxSessionTextBytes = std::size_t(64) << 10;
 /// Largest budget or frame index accepted before the inputs are known (2^31 - 1); the studio
 /// then checks the budget against the method's range and the frame against the frame count.
 constexpr std::int64_t kMaxSessionIndex = 2147483647;
@@ -54,6 +58,9 @@ struct SessionFile {
     std::optional<std::string> sampling;
     std::optional<std::string> dtype;
     std::optional<std::int64_t> frame;
+    std::optional<std::string> question;          ///< the last question asked
+    std::optional<std::string> denseAnswer;       ///< its answer with all visual tokens
+    std::optional<std::string> compressedAnswer;  ///< its answer with the chosen method
 };
 
 /// A field of a session file that was skipped: where, what was expected and what was found.

@@ -31,31 +31,6 @@ bool isSpaceByte(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-// Replaces each invalid UTF-8 sequence by U+FFFD, as Rust's from_utf8_lossy does.
-std::string lossyUtf8(const std::string& s) {
-    std::string out;
-    std::size_t pos = 0;
-    while (pos < s.size()) {
-        std::size_t bad = utf8InvalidAt(s.substr(pos));
-        if (bad == std::string::npos) {
-            out.append(s, pos, std::string::npos);
-            break;
-        }
-        out.append(s, pos, bad);
-        pos += bad;
-        unsigned char c = static_cast<unsigned char>(s[pos]);
-        std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 1;
-        std::size_t k = 1;
-        while (k < len && pos + k < s.size() &&
-               (static_cast<unsigned char>(s[pos + k]) & 0xC0) == 0x80) {
-            ++k;
-        }
-        out += "\xEF\xBF\xBD";
-        pos += k;
-    }
-    return out;
-}
-
 }  // namespace
 
 struct BpeTokenizer::PreStep {

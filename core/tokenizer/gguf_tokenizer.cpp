@@ -53,15 +53,23 @@ constexpr std::int64_t kControl = 3, kUserDefined = 4;
 
 GgufTokenizerInfo tokenizerInfoFromGguf(const GgufFile& g) {
     GgufTokenizerInfo info;
-    if (g.has("tokenizer.ggml.bos_token_id")) {
-        info.bosId = g.getInt("tokenizer.ggml.bos_token_id");
-    }
-    if (g.has("tokenizer.ggml.eos_token_id")) {
-        info.eosId = g.getInt("tokenizer.ggml.eos_token_id");
-    }
-    if (g.has("tokenizer.ggml.eot_token_id")) {
-        info.eotId = g.getInt("tokenizer.ggml.eot_token_id");
-    }
+    // A special token's id indexes the vocabulary (the BOS id is the prompt's first token): one
+    // outside it is refused here, naming the key, not at generation time.
+    const GgufValue* tokens = g.find("tokenizer.ggml.tokens");
+    const auto vocab = std::int64_t(tokens ? tokens->arraySize() : 0);
+    auto special = [&](const char* key, std::optional<std::int64_t>& id) {
+        if (!g.has(key)) {
+            return;
+        }
+        id = g.getInt(key);
+        if (*id < 0 || *id >= vocab) {
+            fail("a special token id outside the vocabulary", g.path(), key,
+                 "an id in [0, " + std::to_string(vocab) + ")", std::to_string(*id));
+        }
+    };
+    special("tokenizer.ggml.bos_token_id", info.bosId);
+    special("tokenizer.ggml.eos_token_id", info.eosId);
+    special("tokenizer.ggml.eot_token_id", info.eotId);
     info.addBos = g.getBoolOr("tokenizer.ggml.add_bos_token", false);
     info.preTokenizer = g.getStringOr("tokenizer.ggml.pre", "");
     info.chatTemplate = g.getStringOr("tokenizer.chat_template", "");

@@ -10,5 +10,8 @@ std::string utf8Encode(char32_t c);
 char32_t utf8Next(const std::string& s, std::size_t& pos);
 /// Byte offset of the first invalid sequence, or std::string::npos when `s` is valid UTF-8.
 std::size_t utf8InvalidAt(const std::string& s);
+/// `s` with each invalid UTF-8 sequence replaced by U+FFFD, as Rust's from_utf8_lossy does (the
+/// tokenizers' decode).
+std::string lossyUtf8(const std::string& s);
 
 }  // namespace once

@@ -1,7 +1,6 @@
 #include "train/cache_merge.h"
 
 #include <ATen/ATen.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -80,7 +79,8 @@ struct Writer {
         std::int64_t row = m.committedRows();
         if (rows > 0) {
             SafetensorsWriter w;
-            addTensor(w, "reps", at::cat(reps).to(at::kBFloat16));
+            addFiniteTensor(w, "reps", at::cat(reps).to(at::kBFloat16),
+                            (dir / stageAShardName(shard)).string());
             addTensor(w, "weights", at::cat(weights));
             addTensor(w, "category", at::cat(category));
             addTensor(w, "video", at::cat(video));
@@ -224,12 +224,9 @@ CacheMergeSummary mergeSketchCaches(const std::vector<std::string>& shardDirs,
         }
         emptyExisting = true;
     }
-    const fs::path tmp = out.string() + ".merge-tmp-" + std::to_string(::getpid());
-    fs::create_directories(tmp, ec);
-    if (ec) {
-        fail("cannot create the merge's temporary folder: " + ec.message(), tmp.string(), "output",
-             "a writable folder", "an error");
-    }
+    // Created exclusively under a random name: a folder or link planted at a guessable name
+    // ("OUT.merge-tmp-PID") cannot receive the shards.
+    const fs::path tmp = makeTemporaryFolder(out.string());
     CacheMergeSummary sum;
     sum.shards = n;
     try {

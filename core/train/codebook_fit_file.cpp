@@ -18,6 +18,10 @@ CodebookFileResult fitCodebookFile(const CacheReader& cache, const FitConfig& co
         fail("unsupported codebook dtype", request.output, "store-dtype", "F32 or BF16",
              request.storeDtype);
     }
+    // The outputs before hours of fitting: the codebook as the user allows, the resume state
+    // (the fit's own file) only new or a regular file.
+    checkOutputPath(request.output, request.replace, "output");
+    checkOutputPath(request.state, OutputReplace::regularFile, "state");
     std::error_code ec;
     const bool stateExisted =
         std::filesystem::exists(std::filesystem::symlink_status(request.state, ec));
@@ -39,7 +43,8 @@ CodebookFileResult fitCodebookFile(const CacheReader& cache, const FitConfig& co
             selectCodebookExemplars(cache, asStored.codebook, request.exemplars, progress);
         std::vector<std::pair<std::string, at::Tensor>> tensors;
         out.exemplars.addTo(meta, tensors);
-        saveCodebookFile(stored, request.output, request.storeDtype, meta, tensors);
+        saveCodebookFile(stored, request.output, request.storeDtype, meta, tensors,
+                         request.replace);
         out.fit.metadata["diagnostics"] = meta.at("diagnostics");
     } catch (const OnceError&) {
         if (!stateExisted) {

@@ -10,6 +10,7 @@
 #include "train/codebook_metadata.h"
 #include "train/exemplar_selection.h"
 #include "train/stage_b.h"
+#include "util/atomic_file.h"
 
 namespace once {
 
@@ -20,6 +21,7 @@ struct CodebookFileRequest {
     std::string output;              ///< the codebook file (written to a temporary, then renamed)
     std::string state;               ///< the fit's resume state (saved after every epoch)
     std::string storeDtype = "F32";  ///< F32 or BF16
+    OutputReplace replace = OutputReplace::regularFile;  ///< what may stand at `output`
     CodebookMetadataOptions metadata;
     ExemplarOptions exemplars;
 };

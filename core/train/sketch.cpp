@@ -25,6 +25,15 @@ void SketchOptions::validate() const {
     if (mMin < 1 || mMin > kMaxStageACount) {
         bad("m-min", "1.." + std::to_string(kMaxStageACount), std::to_string(mMin));
     }
+    // Groups never span bins (each bin is partitioned on its own), so every non-empty bin needs a
+    // representative or its tokens are summarised by none and Σ w_j = N (the cache's contract)
+    // breaks. m = min(N, clip(⌈N/R⌉, m_min, m_max)) >= min(N, L) >= the non-empty bins for every
+    // video exactly when m_min >= L (the cap never lowers m below m_min): refused up front, before
+    // any Stage-A work.
+    if (mMin < bins) {
+        bad("m-min", ">= bins (" + std::to_string(bins) + "): one representative per timeline bin",
+            std::to_string(mMin));
+    }
     if (mMax < mMin || mMax > kMaxStageACount) {
         bad("m-max", std::to_string(mMin) + ".." + std::to_string(kMaxStageACount) + " (>= m-min)",
             std::to_string(mMax));

@@ -18,7 +18,8 @@ struct SketchOptions {
     std::uint64_t seed = 42;
 
     /// OnceError naming the option (bins, R, m-min, m-max, iters) when a value is meaningless:
-    /// bins outside 1..kMaxSketchBins, R not a finite number > 0, m_min < 1, m_max < m_min,
+    /// bins outside 1..kMaxSketchBins, R not a finite number > 0, m_min < 1, m_min < bins (a
+    /// bin without a representative would break Σ w = N: docs/training.md), m_max < m_min,
     /// counts above kMaxStageACount, negative iterations.
     void validate() const;
 };

@@ -170,16 +170,7 @@ void requireFreeOrOurs(const std::string& path, const char* format) {
 
 // "shard-00001.safetensors.tmp-1234": an atomic write of a cache file that a kill interrupted.
 bool isCacheTemporary(const std::string& name) {
-    const auto at = name.rfind(".tmp-");
-    if (at == std::string::npos || at + 5 == name.size()) {
-        return false;
-    }
-    for (std::size_t i = at + 5; i < name.size(); ++i) {
-        if (name[i] < '0' || name[i] > '9') {
-            return false;
-        }
-    }
-    const std::string base = name.substr(0, at);
+    const std::string base = temporaryTarget(name);
     return base == "manifest.json" || stageAShardIndex(base) >= 0 || stageAPendingIndex(base) >= 0;
 }
 
@@ -441,7 +432,7 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
             const std::string path = (dir / stageAShardName(shard)).string();
             requireFreeOrOurs(path, kStageAShardFormat);
             SafetensorsWriter w;
-            addTensor(w, "reps", at::cat(buf.reps).to(at::kBFloat16));
+            addFiniteTensor(w, "reps", at::cat(buf.reps).to(at::kBFloat16), path);
             addTensor(w, "weights", at::cat(buf.weights));
             addTensor(w, "category", at::cat(buf.category));
             addTensor(w, "video", at::cat(buf.video));
@@ -570,7 +561,7 @@ SketchCacheSummary buildSketchCache(const std::vector<CorpusEntry>& corpus,
         requireFreeOrOurs(path, kStageAPendingFormat);
         SafetensorsWriter w;
         if (sk) {
-            addTensor(w, "reps", sk->reps.contiguous());
+            addFiniteTensor(w, "reps", sk->reps, path);
             addTensor(w, "weights", sk->weights.contiguous());
             addTensor(w, "bin", sk->bins.contiguous());
             if (m.provenance) {

@@ -309,10 +309,10 @@ void saveFitState(const std::string& path, const FitState& st, const std::string
         return;
     }
     SafetensorsWriter w;
-    addTensor(w, "param", st.param.contiguous());
-    addTensor(w, "m1", st.m1.contiguous());
-    addTensor(w, "m2", st.m2.contiguous());
-    addTensor(w, "best", st.best.contiguous());
+    addFiniteTensor(w, "param", st.param, path);
+    addFiniteTensor(w, "m1", st.m1, path);
+    addFiniteTensor(w, "m2", st.m2, path);
+    addFiniteTensor(w, "best", st.best, path);
     w.setMetadata("format", kFitStateFormat);
     w.setMetadata("training_config", config);
     w.setMetadata("training_data_sha256", dataSha);

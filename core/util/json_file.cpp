@@ -1,11 +1,10 @@
 #include "util/json_file.h"
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace once {
 namespace {
@@ -99,41 +98,7 @@ int jsonNestingDepth(std::string_view text, int stopAt, std::size_t* offset) {
 }
 
 std::string readFileLimited(const std::string& path, std::size_t maxBytes) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status)) {
-        fail("file not found", path, {}, "a readable file", "nothing at that path");
-    }
-    if (fs::is_directory(status)) {
-        fail("expected a file, found a folder", path, {}, "a file", "a folder");
-    }
-    if (fs::is_regular_file(status)) {
-        const auto size = fs::file_size(path, ec);
-        if (!ec && size > maxBytes) {
-            fail("file too large", path, {}, "at most " + std::to_string(maxBytes) + " bytes",
-                 std::to_string(size) + " bytes");
-        }
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        fail("cannot open file", path, {}, "a readable file", "no read access");
-    }
-    // Read at most maxBytes + 1 so that a file growing meanwhile (or a pipe) cannot exceed it.
-    std::string text;
-    char buf[1 << 16];
-    while (in) {
-        in.read(buf, sizeof buf);
-        text.append(buf, std::size_t(in.gcount()));
-        if (text.size() > maxBytes) {
-            fail("file too large", path, {}, "at most " + std::to_string(maxBytes) + " bytes",
-                 "more");
-        }
-    }
-    if (in.bad()) {
-        fail("read error", path, {}, "a readable file", "an I/O error");
-    }
-    return text;
+    return readRegularFile(path, maxBytes);
 }
 
 nlohmann::json parseJsonText(std::string_view text, const std::string& source,

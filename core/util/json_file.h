@@ -29,7 +29,8 @@ struct JsonLimits {
 /// valid JSON (with line and column).
 nlohmann::json parseJsonFile(const std::string& path, const JsonLimits& limits = {});
 
-/// Reads a whole file of at most `maxBytes` bytes; throws OnceError naming `path` otherwise.
+/// Reads a whole regular file of at most `maxBytes` bytes (util/regular_file.h: a FIFO or a
+/// device is refused, never waited on); throws OnceError naming `path` otherwise.
 std::string readFileLimited(const std::string& path, std::size_t maxBytes);
 
 /// Parses `text`; `source` (a file name) and `where` (e.g. "line 3"; may be empty) name it in

@@ -4,10 +4,11 @@
 #include <torch/version.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+#include "util/device.h"
 
 namespace once {
 namespace {
@@ -24,28 +25,6 @@ std::string cpuinfoValue(const std::vector<std::string>& keys) {
         key.erase(key.find_last_not_of(" \t") + 1);
         if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
             const auto start = line.find_first_not_of(" \t", colon + 1);
-            return start == std::string::npos ? std::string() : line.substr(start);
-        }
-    }
-    return {};
-}
-
-/// The GPU's model name as the NVIDIA driver lists it (/proc/driver/nvidia/gpus/*/information,
-/// "Model: NVIDIA H100 80GB HBM3"), in bus order; `index` picks one. Empty when not found.
-std::string nvidiaModel(int index) {
-    std::vector<std::filesystem::path> gpus;
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) {
-        gpus.push_back(e.path());
-    }
-    std::sort(gpus.begin(), gpus.end());
-    if (index < 0 || std::size_t(index) >= gpus.size()) {
-        return {};
-    }
-    std::ifstream in(gpus[std::size_t(index)] / "information");
-    for (std::string line; std::getline(in, line);) {
-        if (line.rfind("Model:", 0) == 0) {
-            const auto start = line.find_first_not_of(" \t", 6);
             return start == std::string::npos ? std::string() : line.substr(start);
         }
     }
@@ -73,11 +52,8 @@ MachineInfo describeMachine(const at::Device& device) {
     m.logicalCpus = int(std::thread::hardware_concurrency());
     m.threads = at::get_num_threads();
     m.device = device.str();
-    if (device.is_cuda()) {
-        m.gpuName = nvidiaModel(device.has_index() ? device.index() : 0);
-        if (m.gpuName.empty()) {
-            m.gpuName = "unknown";
-        }
+    if (!device.is_cpu()) {
+        m.gpuName = deviceDescription(device);  // the backend module's name, else "cuda:N"
     }
     m.torchVersion = TORCH_VERSION;
     return m;

@@ -17,7 +17,7 @@ struct MachineInfo {
     int logicalCpus = 0;  ///< hardware threads of the machine
     int threads = 0;      ///< intra-op threads LibTorch uses (at::get_num_threads)
     std::string device;   ///< "cpu", "cuda:0"
-    std::string gpuName;  ///< empty on the CPU; "unknown" when the driver does not say
+    std::string gpuName;  ///< empty on the CPU; util/device.h deviceDescription otherwise
     std::string torchVersion;
 };
 

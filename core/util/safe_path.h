@@ -1,21 +1,22 @@
 #pragma once
 // Names read from files (a shard in a safetensors index, a video in an annotation file, an entry
 // of a cache manifest) are untrusted: they must name something inside the folder they are
-// relative to. resolveInside is the one check every reader uses, so that `../../etc/passwd`, an
-// absolute path or a symlink pointing out of the folder is refused the same way everywhere.
+// relative to. resolveInside is the one check every reader uses, so that `../../etc/passwd` or an
+// absolute path is refused the same way everywhere.
+//
+// The check is lexical, on the name as written: where the user's own file system points a name
+// (the Hugging Face hub cache stores snapshots/REV/FILE as symlinks to ../../blobs/SHA; a user
+// may link a videos folder to another disk) is the user's choice, not the file's. What the name
+// then opens must be a regular file (util/regular_file.h), never a FIFO or a device.
 #include <string>
 
 namespace once {
 
-/// Resolves `name` (read from `file`, entry `field`) against `folder` and returns the resolved
-/// path (absolute, symlinks of existing components resolved). Throws OnceError naming `file` and
-/// `field` when `name` is empty, absolute, contains a NUL byte, or resolves (through `..` or a
-/// symlink) to the folder itself or anywhere outside it. The target need not exist.
+/// Joins `name` (read from `file`, entry `field`) to `folder` and returns folder/name with "."
+/// components removed (not made absolute; symlinks not resolved). Throws OnceError naming `file`
+/// and `field` when `name` is empty, absolute, contains a NUL byte or a ".." component, or names
+/// the folder itself. The target need not exist.
 std::string resolveInside(const std::string& folder, const std::string& name,
                           const std::string& file, const std::string& field);
-
-/// True when `path` (already weakly canonical) is `folder` (weakly canonical) or lies below it,
-/// compared component by component (so /data/ab is not inside /data/a).
-bool pathIsInside(const std::string& folder, const std::string& path);
 
 }  // namespace once

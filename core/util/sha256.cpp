@@ -1,10 +1,9 @@
 #include "util/sha256.h"
 
 #include <cstring>
-#include <fstream>
 #include <vector>
 
-#include "util/error.h"
+#include "util/regular_file.h"
 
 namespace once {
 namespace {
@@ -130,15 +129,11 @@ std::string Sha256::hex(const void* data, std::size_t size) {
 }
 
 std::string Sha256::hexOfFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        fail("cannot open file for hashing", path);
-    }
+    RegularFile in = RegularFile::open(path);
     Sha256 h;
     std::vector<char> buf(1 << 20);
-    while (in) {
-        in.read(buf.data(), std::streamsize(buf.size()));
-        h.update(buf.data(), std::size_t(in.gcount()));
+    while (const std::size_t n = in.read(buf.data(), buf.size())) {
+        h.update(buf.data(), n);
     }
     return h.hexDigest();
 }

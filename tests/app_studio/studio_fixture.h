@@ -22,7 +22,9 @@ namespace once::studio::test {
 inline void initDemoSuite() {
     initStudioTestApplication();
     if (!DemoAssets::locate().hasVideo()) {
-        QSKIP("the demo video is not in this checkout");
+        QFAIL(
+            "the demo video is not in this checkout (committed, or installed by scripts/setup.sh: "
+            "a broken checkout or set-up fails, it does not skip)");
     }
 }
 

@@ -105,7 +105,9 @@ class TestExplorerWindow : public QObject {
     void initTestCase() {
         once::studio::test::initStudioTestApplication();
         if (!DemoAssets::locate().hasVideo()) {
-            QSKIP("the demo video is not in this checkout");
+            QFAIL(
+                "the demo video is not in this checkout (committed, or installed by "
+                "scripts/setup.sh: a broken checkout or set-up fails, it does not skip)");
         }
         codebook_ = trainDemoCodebook(DemoAssets::locate().video);
     }

@@ -65,7 +65,13 @@ class TestQwen3_5Studio : public QObject {
         w.write(dir + "/model.safetensors");
         const ModelFolder m = ModelFolder::inspect(QString::fromStdString(dir));
         QCOMPARE(m.backbone, QStringLiteral("qwen3.5"));
-        QCOMPARE(m.samplingDefault, QStringLiteral("fps:2:4:256"));
+        // No video processor settings in the folder: Qwen3VLVideoProcessor's class defaults,
+        // as transformers samples it (2 FPS, 4 to 768 frames); the folder's own when present.
+        QCOMPARE(m.samplingDefault, QStringLiteral("fps:2:4:768"));
+        once::writeFileAtomically(dir + "/video_preprocessor_config.json",
+                                  R"({"fps": 1, "min_frames": 2, "max_frames": 64})");
+        QCOMPARE(ModelFolder::inspect(QString::fromStdString(dir)).samplingDefault,
+                 QStringLiteral("fps:1:2:64"));
         QCOMPARE(m.llm.hidden, std::int64_t(64));
         QCOMPARE(m.llm.layers, std::int64_t(4));
         QCOMPARE(m.llm.linearLayers, std::int64_t(3));  // every 4th layer is full attention

@@ -90,7 +90,9 @@ class TestSmallScreen : public QObject {
     // ONCE_SCREENSHOT_DIR to write it to docs/screenshots/ when refreshing it.
     void screenshotAt1366x768() {
         if (!DemoAssets::locate().hasVideo()) {
-            QSKIP("the demo video is not in this checkout");
+            QFAIL(
+                "the demo video is not in this checkout (committed, or installed by "
+                "scripts/setup.sh: a broken checkout or set-up fails, it does not skip)");
         }
         const auto window = test::shownWindow({kScreenWidth, kScreenHeight - kTitleBarAllowance});
         QVERIFY(window);

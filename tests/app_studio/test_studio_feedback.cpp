@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QToolButton>
+#include <QTextDocument>
 #include <QtTest>
 
 #include "../widgets/studio_test_data.h"
@@ -157,6 +158,13 @@ class TestStudioFeedback : public QObject {
             text->toPlainText().contains(QStringLiteral("ONCE Studio — the desktop application")),
             qPrintable(text->toPlainText().left(200)));
         QVERIFY(text->toPlainText().contains(QLatin1String("Budget panel")));
+        // Issue 30: the guide is for users (code layout and tests are in docs/), with pictures.
+        QVERIFY(!text->toPlainText().contains(QLatin1String("Code layout")));
+        QVERIFY(!text->toPlainText().contains(QLatin1String("app_studio_test_")));
+        const QVariant picture = text->document()->resource(
+            QTextDocument::ImageResource, QUrl(QStringLiteral("screenshots/main_window.png")));
+        QVERIFY(picture.isValid());
+        QVERIFY(!picture.value<QImage>().isNull() || !picture.value<QPixmap>().isNull());
         guide->close();
 
         const auto shortcuts = shortcutList(window.menuBar());

@@ -1,6 +1,7 @@
 // resolveInside (util/safe_path.h) is the one check that names read from files stay inside their
-// folder: relative names inside resolve, absolute names, `..` escapes and symlinks pointing out
-// are refused with an OnceError naming the file and the entry.
+// folder: relative names resolve, absolute names and any `..` are refused with an OnceError
+// naming the file and the entry. The check is lexical: symlinks the user's file system holds
+// (the Hugging Face hub cache's snapshots/REV/FILE -> ../../blobs/SHA) are followed.
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
@@ -36,16 +37,15 @@ class TestSafePath : public QObject {
         const fs::path dir = fs::path(test::tempDir()) / "models";
         fs::create_directories(dir / "sub");
         std::ofstream(dir / "a.bin") << "x";
-        const std::string canon = fs::canonical(dir).string();
-        QCOMPARE(resolveInside(dir.string(), "a.bin", "f", "e"), canon + "/a.bin");
-        QCOMPARE(resolveInside(dir.string(), "sub/../a.bin", "f", "e"), canon + "/a.bin");
+        const std::string d = dir.string();
+        QCOMPARE(resolveInside(d, "a.bin", "f", "e"), d + "/a.bin");
+        QCOMPARE(resolveInside(d, "./a.bin", "f", "e"), d + "/a.bin");
+        QCOMPARE(resolveInside(d + "/", "a.bin", "f", "e"), d + "/a.bin");
         // A file still to be written (does not exist yet) resolves too.
-        QCOMPARE(resolveInside(dir.string(), "sub/new.bin", "f", "e"), canon + "/sub/new.bin");
-        // A relative folder works from the current directory.
-        const fs::path old = fs::current_path();
-        fs::current_path(dir.parent_path());
-        QCOMPARE(resolveInside("models", "a.bin", "f", "e"), canon + "/a.bin");
-        fs::current_path(old);
+        QCOMPARE(resolveInside(d, "sub/new.bin", "f", "e"), d + "/sub/new.bin");
+        // A relative folder stays relative (to the current directory, as the user gave it).
+        QCOMPARE(resolveInside("models", "a.bin", "f", "e"), std::string("models/a.bin"));
+        QCOMPARE(resolveInside("", "a.bin", "f", "e"), std::string("a.bin"));
     }
 
     void escapesAreRefused() {
@@ -55,31 +55,36 @@ class TestSafePath : public QObject {
         QCOMPARE(refusal(d, "../outside.bin"), std::string("refused"));
         QCOMPARE(refusal(d, "../../etc/passwd"), std::string("refused"));
         QCOMPARE(refusal(d, "sub/../../models2/x"), std::string("refused"));
+        // A ".." that would come back is refused too: the rule is on the name alone.
+        QCOMPARE(refusal(d, "sub/../a.bin"), std::string("refused"));
         QCOMPARE(refusal(d, "/etc/passwd"), std::string("refused"));
         QCOMPARE(refusal(d, ""), std::string("refused"));
         QCOMPARE(refusal(d, "."), std::string("refused"));
+        QCOMPARE(refusal(d, "./"), std::string("refused"));
         QCOMPARE(refusal(d, "sub/.."), std::string("refused"));
         QCOMPARE(refusal(d, std::string("a\0b", 3)), std::string("refused"));
-        // A sibling whose name starts with the folder's name is outside.
         fs::create_directories(dir.string() + "x");
         QCOMPARE(refusal(d, "../modelsx/a.bin"), std::string("refused"));
     }
 
-    void symlinksOutAreRefused() {
-        const fs::path root = test::tempDir();
-        const fs::path dir = root / "models";
-        fs::create_directories(dir);
+    void symlinksOfTheUsersFileSystemAreFollowed() {
+        // The hub cache's layout: snapshots/REV/FILE is a relative symlink to ../../blobs/SHA,
+        // outside the snapshot folder the index lives in.
+        const fs::path root = fs::path(test::tempDir()) / "models--org--name";
+        const fs::path snap = root / "snapshots" / "0123";
+        fs::create_directories(snap);
+        fs::create_directories(root / "blobs");
+        std::ofstream(root / "blobs" / "5e1f") << "w";
+        fs::create_symlink("../../blobs/5e1f", snap / "model-00001-of-00002.safetensors");
+        const std::string r =
+            resolveInside(snap.string(), "model-00001-of-00002.safetensors", "f", "e");
+        QCOMPARE(r, (snap / "model-00001-of-00002.safetensors").string());
+        QCOMPARE(fs::canonical(r), fs::canonical(root / "blobs" / "5e1f"));
+        // A folder the user linked elsewhere.
         fs::create_directories(root / "elsewhere");
-        std::ofstream(root / "elsewhere" / "secret") << "s";
-        fs::create_directory_symlink(root / "elsewhere", dir / "link");
-        fs::create_symlink(root / "elsewhere" / "secret", dir / "secret.bin");
-        QCOMPARE(refusal(dir.string(), "link/secret"), std::string("refused"));
-        QCOMPARE(refusal(dir.string(), "secret.bin"), std::string("refused"));
-        // A symlink that stays inside is fine.
-        std::ofstream(dir / "real.bin") << "r";
-        fs::create_symlink(dir / "real.bin", dir / "alias.bin");
-        QCOMPARE(resolveInside(dir.string(), "alias.bin", "f", "e"),
-                 fs::canonical(dir / "real.bin").string());
+        fs::create_directory_symlink(root / "elsewhere", snap / "link");
+        QCOMPARE(resolveInside(snap.string(), "link/x.bin", "f", "e"),
+                 (snap / "link" / "x.bin").string());
     }
 
     void errorNamesFileAndEntry() {

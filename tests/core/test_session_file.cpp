@@ -67,6 +67,9 @@ class TestSessionFile : public QObject {
         s.sampling = "uniform:16";
         s.dtype = "bfloat16";
         s.frame = 5;
+        s.question = "What does the bird do?";
+        s.denseAnswer = "It climbs.\nThen it \"talks\".";
+        s.compressedAnswer = std::string(kMaxSessionTextBytes, 'a');  // the longest kept
         const std::string text = serializeSessionFile(s, file);
         QVERIFY2(text.find("\"clips/a.mp4\"") != std::string::npos, text.c_str());
         QVERIFY2(text.find("\"models/llava\"") != std::string::npos, text.c_str());
@@ -84,6 +87,21 @@ class TestSessionFile : public QObject {
         QCOMPARE(*p.session.sampling, *s.sampling);
         QCOMPARE(*p.session.dtype, *s.dtype);
         QCOMPARE(*p.session.frame, *s.frame);
+        QCOMPARE(*p.session.question, *s.question);
+        QCOMPARE(*p.session.denseAnswer, *s.denseAnswer);
+        QCOMPARE(*p.session.compressedAnswer, *s.compressedAnswer);
+
+        // One byte more is a problem on reading and refused on saving.
+        auto longer = parseSessionFile(
+            R"({"format": "once-session", "version": 1, "question": ")" +
+                std::string(kMaxSessionTextBytes + 1, 'q') + R"("})",
+            file);
+        QVERIFY(!longer.session.question);
+        QCOMPARE(longer.problems.size(), std::size_t(1));
+        QCOMPARE(longer.problems[0].field, std::string("question"));
+        SessionFile tooLong;
+        tooLong.denseAnswer = std::string(kMaxSessionTextBytes + 1, 'a');
+        QVERIFY_THROWS_EXCEPTION(OnceError, serializeSessionFile(tooLong, file));
 
         // Moved with its inputs, the relative paths follow the file.
         const ParsedSession moved = parseSessionFile(text, "/moved/work.oncesession");

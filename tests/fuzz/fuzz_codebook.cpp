@@ -1,6 +1,6 @@
 // fuzz-sources: core/codebook/codebook_file.cpp core/io/safetensors.cpp
 // fuzz-sources: core/io/finite_values.cpp core/io/dtype.cpp core/io/mapped_file.cpp
-// fuzz-sources: core/util/error.cpp core/util/atomic_file.cpp
+// fuzz-sources: core/util/error.cpp core/util/atomic_file.cpp core/util/regular_file.cpp
 // libFuzzer target for codebook-file validation (what Codebook::load checks before it makes the
 // tensor): tensor choice, shape, type, the dim/size metadata and finite values. Any byte string
 // either yields a 2-D floating tensor of K, D >= 1 or throws OnceError.

@@ -1,6 +1,6 @@
 // fuzz-sources: core/codebook/codebook_exemplars.cpp core/io/safetensors.cpp core/io/dtype.cpp
 // fuzz-sources: core/io/mapped_file.cpp core/util/error.cpp core/util/atomic_file.cpp
-// fuzz-sources: core/util/json_file.cpp
+// fuzz-sources: core/util/json_file.cpp core/util/regular_file.cpp
 // fuzz-max-len: 65536
 // libFuzzer target for the exemplar section of a codebook file (codebook/codebook_exemplars.h:
 // the `corpus_exemplars` metadata, `corpus_usage`, `exemplars`, `exemplar_thumbnails`), which

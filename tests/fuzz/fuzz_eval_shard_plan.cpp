@@ -1,6 +1,6 @@
 // fuzz-sources: core/eval/results_merge.cpp core/eval/eval_record.cpp core/eval/results_file.cpp
 // fuzz-sources: core/cluster/shard.cpp core/util/json_file.cpp core/util/atomic_file.cpp
-// fuzz-sources: core/util/error.cpp
+// fuzz-sources: core/util/error.cpp core/util/regular_file.cpp
 // libFuzzer target for the plan `once eval --shard I/N` writes beside its results
 // (RESULTS.shard.json, eval/results_merge.h), which `once eval merge` and a rerun of the task
 // read back: any byte string must either parse into a plan whose shard, jobs and questions are
@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "eval/results_merge.h"
@@ -23,7 +25,11 @@ void check(const once::EvalShardPlan& p) {
         std::abort();
     }
     std::int64_t last = -1;
+    std::set<std::string> ids;  // records are keyed by id: one position each
     for (const auto& q : p.questions) {
+        if (!ids.insert(q.id).second) {
+            std::abort();
+        }
         // Owned questions in strictly increasing position, inside the benchmark, of this
         // shard's videos.
         if (q.position <= last || q.position >= p.questionsTotal || q.video < 0 ||

@@ -1,6 +1,6 @@
 // fuzz-sources: core/features/feature_check.cpp core/io/safetensors.cpp
 // fuzz-sources: core/io/finite_values.cpp core/io/dtype.cpp core/io/mapped_file.cpp
-// fuzz-sources: core/util/error.cpp core/util/atomic_file.cpp
+// fuzz-sources: core/util/error.cpp core/util/atomic_file.cpp core/util/regular_file.cpp
 // libFuzzer target for feature-file validation (what FeatureFile::load checks before it makes any
 // tensor): a safetensors image is parsed and checked as a feature file. It must either pass (then
 // its tensors have the documented shapes and finite values) or throw OnceError.

@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/models/qwen2_config.cpp core/models/processor_config.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp
+// fuzz-sources: core/models/qwen2_config.cpp core/models/processor_config.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp core/util/regular_file.cpp
 // clang-format on
 // libFuzzer target for a model folder's settings: config.json's language-model part
 // (Qwen2Config::fromJson) and the processor files (processor_config.json with nested processors,
@@ -68,10 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const once::SiglipPreprocessConfig c =
             once::SiglipPreprocessConfig::fromFolder(folder(), 384);
         check(c.height > 0 && c.width > 0 && c.height <= once::kMaxProcessorSide &&
-              c.width <= once::kMaxProcessorSide && c.rescaleFactor > 0 &&
-              std::isfinite(c.rescaleFactor));
+              c.width <= once::kMaxProcessorSide && c.rescaleFactor >= once::kMinRescaleFactor &&
+              c.rescaleFactor <= once::kMaxRescaleFactor);
         for (int k = 0; k < 3; ++k) {
-            check(std::isfinite(c.mean[k]) && std::isfinite(c.std[k]) && c.std[k] != 0);
+            check(std::abs(c.mean[k]) <= once::kMaxAbsImageMean &&
+                  c.std[k] >= once::kMinImageStd && c.std[k] <= once::kMaxImageStd);
         }
     } catch (const once::OnceError&) {
     }

@@ -1,9 +1,9 @@
 // clang-format off
-// fuzz-sources: core/models/qwen3_5/qwen3_5_config.cpp core/models/qwen3_5/qwen3_5_video_config.cpp core/models/qwen3_5/qwen3_5_positions.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp
+// fuzz-sources: core/models/qwen3_5/qwen3_5_config.cpp core/models/qwen3_5/qwen3_5_video_config.cpp core/models/processor_config.cpp core/models/qwen3_5/qwen3_5_positions.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp core/util/regular_file.cpp core/video/sampling_rule.cpp
 // clang-format on
 // libFuzzer target for a Qwen3.5 folder's settings: config.json (Qwen3_5Config::parse), the video
-// processor object (Qwen3_5VideoSettings::fromJson, then smart resize and timestamps with
-// values from the input) and the M-RoPE position rule over token ids from the input. The first
+// processor object (Qwen3_5VideoSettings::fromJson, the frame sampling rule it asks for, then
+// smart resize and timestamps with values from the input) and the M-RoPE position rule over token ids from the input. The first
 // byte picks the reader; the rest is its input. Any input must parse or throw OnceError; what
 // parses must hold only values its reader promises.
 #include <cmath>
@@ -14,11 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "models/processor_config.h"
 #include "models/qwen3_5/qwen3_5_config.h"
 #include "models/qwen3_5/qwen3_5_positions.h"
 #include "models/qwen3_5/qwen3_5_video_config.h"
 #include "util/error.h"
 #include "util/json_file.h"
+#include "video/sampling_rule.h"
 
 namespace {
 
@@ -62,8 +64,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const nlohmann::json j = once::parseJsonText(text, "processor_config.json");
             const once::Qwen3_5VideoSettings s = once::Qwen3_5VideoSettings::fromJson(
                 j, "processor_config.json", "video_processor.");
-            check(s.minPixels >= 1 && s.minPixels <= s.maxPixels && s.rescaleFactor > 0);
-            check(s.std[0] > 0 && s.std[1] > 0 && s.std[2] > 0 && s.fps > 0);
+            check(s.minPixels >= 1 && s.minPixels <= s.maxPixels && s.fps > 0);
+            check(s.rescaleFactor >= once::kMinRescaleFactor &&
+                  s.rescaleFactor <= once::kMaxRescaleFactor);
+            for (int k = 0; k < 3; ++k) {
+                check(std::abs(s.mean[k]) <= once::kMaxAbsImageMean &&
+                      s.std[k] >= once::kMinImageStd && s.std[k] <= once::kMaxImageStd);
+            }
+            // The sampling the settings ask for is a rule the rule parser takes back unchanged.
+            if (s.fps <= 1e6) {
+                const std::string rule = s.samplingRule();
+                check(once::SamplingRule::parse(rule).toString() == rule);
+                check(s.samplingNotice().find(rule) != std::string::npos);
+            }
             // Frame counts and sizes from the input's first bytes.
             const std::int64_t frames = size > 1 ? data[1] % 16 : 2;
             const std::int64_t h = size > 2 ? data[2] * 37 : 405, w = size > 3 ? data[3] * 53 : 720;
@@ -71,6 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const std::int64_t factor = s.patchSize * s.mergeSize;
             check(rh > 0 && rw > 0 && rh % factor == 0 && rw % factor == 0);
             check(rh <= once::kMaxQwen35FrameSide && rw <= once::kMaxQwen35FrameSide);
+            check(rh * rw <= once::kMaxQwen35ResizedFramePixels);  // bounded before allocating
             std::vector<std::int64_t> idx;
             for (std::int64_t i = 0; i < frames; ++i) {
                 idx.push_back(i * 7);

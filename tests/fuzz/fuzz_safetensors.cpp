@@ -1,4 +1,5 @@
 // fuzz-sources: core/io/safetensors.cpp core/io/dtype.cpp core/io/mapped_file.cpp
+// fuzz-sources: core/util/regular_file.cpp
 // fuzz-sources: core/util/error.cpp core/util/atomic_file.cpp
 // libFuzzer target for the safetensors header parser: any byte string must either parse into a
 // header whose spans lie inside the buffer and match shape x element size, or throw OnceError.

@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/session/session_file.cpp core/video/sampling_rule.cpp core/util/json_file.cpp core/util/error.cpp
+// fuzz-sources: core/session/session_file.cpp core/video/sampling_rule.cpp core/util/json_file.cpp core/util/error.cpp core/util/regular_file.cpp
 // clang-format on
 // libFuzzer target for the studio's session file (session/session_file.h), which the studio
 // opens from File ▸ Open Session…, Open Recent, a drop or `once-studio --session`. Any byte

@@ -1,4 +1,5 @@
 // fuzz-sources: core/train/stage_a_manifest.cpp core/util/json_file.cpp core/util/error.cpp
+// fuzz-sources: core/util/regular_file.cpp
 // libFuzzer target for the Stage-A cache manifest (manifest.json): any byte string must either
 // parse into a manifest whose row ranges, shard names and counts are consistent, or throw
 // OnceError. A parsed manifest must also survive its own round trip (toJson, parse again) to the

@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/tokenizer/bpe_tokenizer.cpp core/tokenizer/byte_level.cpp core/tokenizer/regex_splitter.cpp core/tokenizer/unicode_normalizer.cpp core/tokenizer/utf8.cpp core/util/json_file.cpp core/util/error.cpp
+// fuzz-sources: core/tokenizer/bpe_tokenizer.cpp core/tokenizer/byte_level.cpp core/tokenizer/regex_splitter.cpp core/tokenizer/unicode_normalizer.cpp core/tokenizer/utf8.cpp core/util/json_file.cpp core/util/error.cpp core/util/regular_file.cpp
 // fuzz-pkgconfig: libpcre2-8 icu-uc
 // clang-format on
 // libFuzzer target for the tokenizer.json reader: any bytes must either build a tokenizer whose

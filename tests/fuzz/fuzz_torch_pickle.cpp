@@ -1,8 +1,10 @@
 // fuzz-sources: core/io/torch_pickle.cpp core/io/pickle_scan.cpp core/io/mapped_file.cpp
+// fuzz-sources: core/util/regular_file.cpp core/io/tensor_io.cpp core/io/safetensors.cpp
+// fuzz-sources: core/util/atomic_file.cpp
 // fuzz-sources: core/io/dtype.cpp core/util/error.cpp
 // fuzz-needs: torch
-// libFuzzer target for PyTorch .pt files (readTorchStateDict: zip, pickle scan, LibTorch's
-// unpickler, tensor checks). The first byte picks what the rest is:
+// libFuzzer target for PyTorch .pt files (readTorchStateDict: zip, pickle scan, the tensors built
+// from the scan, tensor checks). The first byte picks what the rest is:
 //   even: a whole .pt file (the zip container is fuzzed);
 //   odd:  the data.pkl of a well-formed zip whose storages data/0..data/2 hold 24, 8 and 0
 //         bytes (the pickle is fuzzed deep inside a valid container).

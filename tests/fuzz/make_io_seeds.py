@@ -135,6 +135,10 @@ put("torch_pickle", "pkl_nested", b"\x01" + data_pkl(torch_file({"x": {"y": two[
 put("torch_pickle", "pkl_view", b"\x01" + data_pkl(torch_file({"v": torch.arange(6.0)[1:5:2]})))
 put("torch_pickle", "pkl_param",
     b"\x01" + data_pkl(torch_file({"p": torch.nn.Parameter(torch.arange(6.0))})))
+# nn.Module.state_dict(): a collections.OrderedDict, its _metadata set by BUILD.
+put("torch_pickle", "file_state_dict", b"\x00" + torch_file(torch.nn.Linear(3, 2).state_dict()))
+put("torch_pickle", "pkl_state_dict",
+    b"\x01" + data_pkl(torch_file(torch.nn.Linear(3, 2, bias=False).state_dict())))
 d = {}
 d["self"] = d
 import pickle

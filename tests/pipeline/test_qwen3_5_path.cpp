@@ -369,8 +369,8 @@ class TestQwen3_5Path : public QObject {
                                 "{\"video\": \"" + kClip + "\", \"category\": \"b\"}\n");
         const QString d = QString::fromStdString(dir);
         auto r = cli({"train", "sketch", "--manifest", d + "/corpus.jsonl", "--model",
-                      QString::fromStdString(model_), "-o", d + "/cache", "--R", "4", "--m-min",
-                      "2", "--m-max", "4", "--json"});
+                      QString::fromStdString(model_), "-o", d + "/cache", "--R", "4", "--bins", "2",
+                      "--m-min", "2", "--m-max", "4", "--json"});
         QCOMPARE(r.exitCode, 0);
         const auto s = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(s["done"].get<int>(), 2);

@@ -2,13 +2,11 @@
 // safetensors files that claim more than they hold, nest without end, overflow or hold NaN. Every
 // one must end in exit code 1 (not a signal), with an error naming the file, no library text
 // (json.exception, stoll, backtraces, bad_alloc), within seconds under a 3 GB address-space limit,
-// and without an output file. Valid twins of each kind pass the same pipeline, so a harness that
-// refused everything would fail.
+// and without an output file (test::expectRefused, support/limited_cli.h). Valid twins of each
+// kind pass the same pipeline, so a harness that refused everything would fail.
 #include <ATen/ATen.h>
 
-#include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
@@ -17,77 +15,14 @@
 #include "codebook/codebook.h"
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
+#include "support/limited_cli.h"
 #include "support/safetensors_files.h"
 #include "support/test_support.h"
 
 using namespace once;
 
-namespace {
-
-struct Run {
-    int exitCode = -1;
-    bool crashed = false;
-    qint64 ms = 0;
-    QString text;  // stdout + stderr
-};
-
-// Runs the CLI under `prlimit --as` (3 GB of address space: LibTorch and its thread stacks need
-// about 1 GB) so that a file whose header claims terabytes cannot be served by allocating them.
-// Everything runs on the CPU: initialising CUDA alone reserves more address space than that.
-Run runLimited(const QStringList& args) {
-    QProcess p;
-    QString program = QString(ONCE_CLI_PATH);
-    QStringList all = args;
-    if (!QStandardPaths::findExecutable("prlimit").isEmpty()) {
-        all.prepend(program);
-        all.prepend("--");
-        all.prepend("--as=3000000000");
-        program = "prlimit";
-    }
-    QElapsedTimer timer;
-    timer.start();
-    p.start(program, all);
-    Run r;
-    if (!p.waitForStarted(30000) || !p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.text = "did not finish: " + program + " " + all.join(' ');
-        r.crashed = true;
-        return r;
-    }
-    r.ms = timer.elapsed();
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.exitCode = p.exitCode();
-    r.text =
-        QString::fromUtf8(p.readAllStandardOutput()) + QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-// The common verdict on a hostile file: refused cleanly, quickly, naming it, writing nothing.
-void expectRefused(const QStringList& args, const std::string& file, const std::string& output,
-                   const QString& needle = {}) {
-    const Run r = runLimited(args);
-    const QString what = QString::fromStdString(file) + ": " + r.text.left(2000);
-    QVERIFY2(!r.crashed, qPrintable("crashed or hung on " + what));
-    QVERIFY2(r.exitCode == 1,
-             qPrintable("exit code " + QString::number(r.exitCode) + " on " + what));
-    QVERIFY2(r.text.contains(QString::fromStdString(std::filesystem::path(file).filename())),
-             qPrintable("the file is not named: " + what));
-    for (const char* leak : {"json.exception", "stoll", "stoi", "max_size", "bad_alloc",
-                             "Exception raised from", "frame #", "can't allocate", "terminate"}) {
-        QVERIFY2(!r.text.contains(leak),
-                 qPrintable(QString("library text '") + leak + "': " + what));
-    }
-    if (!needle.isEmpty()) {
-        QVERIFY2(r.text.contains(needle), qPrintable("'" + needle + "' missing: " + what));
-    }
-    QVERIFY2(r.text.count('\n') <= 3, qPrintable("more than a one-line error: " + what));
-    QVERIFY2(r.ms < 30000, qPrintable("took " + QString::number(r.ms) + " ms: " + what));
-    QVERIFY2(output.empty() || !std::filesystem::exists(output),
-             qPrintable("an output file was written: " + what));
-}
-
-}  // namespace
+using test::expectRefused;
+using Run = test::LimitedRun;
 
 class TestHostileIo : public QObject {
     Q_OBJECT
@@ -117,7 +52,7 @@ class TestHostileIo : public QObject {
 
     void validTwinsPass() {
         for (const char* cb : {"valid.pt", "valid_handmade.pt", "valid.npy", "cb.safetensors"}) {
-            const Run r = runLimited(compressWith(features_, path(cb)));
+            const Run r = test::runCliLimited(compressWith(features_, path(cb)));
             QVERIFY2(r.exitCode == 0 && !r.crashed, qPrintable(QString(cb) + ": " + r.text));
             QVERIFY(std::filesystem::exists(out_));
             std::filesystem::remove(out_);

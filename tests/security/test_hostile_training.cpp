@@ -5,11 +5,13 @@
 // naming the file and the field, no crash, no file of the user's touched, and no partial output.
 // Needs the `once` executable of this build.
 #include <ATen/ATen.h>
+#include <sys/stat.h>
 
 #include <QtTest>
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "features/feature_file.h"
 #include "io/safetensors.h"
@@ -170,13 +172,20 @@ class TestHostileTraining : public QObject {
         }
     }
 
-    void shardSymlinkedOutsideIsRefused() {
+    void shardSymlinkedElsewhereIsReadWhenARegularFile() {
+        // The manifest's name stays inside the cache; where the user's file system points it is
+        // the user's (docs/security.md, "Symlinks and special files"): a shard moved to another
+        // disk and linked back is read, a FIFO there is refused without waiting on it.
         const std::string cache = copyCache();
         const std::string outside = test::tempDir() + "/elsewhere.safetensors";
         fs::rename(cache + "/shard-00000.safetensors", outside);
         fs::create_symlink(outside, cache + "/shard-00000.safetensors");
-        EXPECT_REFUSED(fit(cache, test::tempDir() + "/cb.safetensors"), 1, cache + "/manifest.json",
-                       "shards[0].file");
+        const auto f = fit(cache, test::tempDir() + "/cb.safetensors");
+        QVERIFY2(f.exitCode == 0, qPrintable(f.err));
+        fs::remove(outside);
+        QCOMPARE(::mkfifo(outside.c_str(), 0600), 0);
+        EXPECT_REFUSED(fit(cache, test::tempDir() + "/cb2.safetensors"), 1,
+                       "shard-00000.safetensors", "FIFO");
     }
 
     void shardVideoIndexOutOfRangeIsRefused() {
@@ -302,49 +311,70 @@ class TestHostileTraining : public QObject {
 
     void meaninglessFitOptionsAreRefused() {
         const std::string out = test::tempDir() + "/cb.safetensors";
-        const std::vector<std::pair<QStringList, std::string>> cases = {
-            {{"--lr", "nan"}, "lr"},
-            {{"--lr", "inf"}, "lr"},
-            {{"--lr", "0"}, "lr"},
-            {{"--tau-start", "nan"}, "tau-start"},
-            {{"--tau-min", "-1"}, "tau-min"},
-            {{"--tau-decay", "inf"}, "tau-decay"},
-            {{"--epsilon", "nan"}, "epsilon"},
-            {{"--beta2", "1"}, "beta2"},
-            {{"--K", "0"}, "K"},
-            {{"--K", "-3"}, "K"},
-            {{"--alpha", "nan"}, "alpha"},
-            {{"--epochs", "4294967298"}, "epochs"},
-            {{"--diagnostics-bootstrap", "-1"}, "diagnostics-bootstrap"}};
-        for (const auto& [args, field] : cases) {
+        // Values FitConfig::validate refuses (shared with the studio's trainer): exit 1.
+        const std::vector<std::pair<QStringList, std::string>> invalid = {
+            {{"--lr", "0"}, "lr"},     {{"--tau-min", "-1"}, "tau-min"}, {{"--beta2", "1"}, "beta2"},
+            {{"--K", "0"}, "K"},       {{"--K", "-3"}, "K"}};
+        for (const auto& [args, field] : invalid) {
             EXPECT_REFUSED(fit(cache_, out, args), 1, "field '" + field + "'");
             QVERIFY(!fs::exists(out));
             QVERIFY(!fs::exists(out + ".fit-state"));
         }
-        // Not a number at all: a usage error, as for any option.
-        EXPECT_REFUSED(fit(cache_, out, {"--lr", "fast"}), 2, "--lr");
+        // Not a finite number, not representable, a negative seed or count the parser owns: a
+        // usage error naming the option (exit 2), as for any option (cli/arg_parser.h).
+        const std::vector<std::pair<QStringList, std::string>> usage = {
+            {{"--lr", "fast"}, "--lr"},
+            {{"--lr", "nan"}, "--lr"},
+            {{"--lr", "inf"}, "--lr"},
+            {{"--tau-start", "nan"}, "--tau-start"},
+            {{"--tau-decay", "inf"}, "--tau-decay"},
+            {{"--epsilon", "nan"}, "--epsilon"},
+            {{"--alpha", "nan"}, "--alpha"},
+            {{"--epochs", "4294967298"}, "--epochs"},
+            {{"--seed", "-1"}, "--seed"},
+            {{"--diagnostics-bootstrap", "-1"}, "--diagnostics-bootstrap"},
+            {{"--exemplars", "100000"}, "--exemplars"}};
+        for (const auto& [args, option] : usage) {
+            EXPECT_REFUSED(fit(cache_, out, args), 2, option);
+            QVERIFY(!fs::exists(out));
+            QVERIFY(!fs::exists(out + ".fit-state"));
+        }
     }
 
     void meaninglessSketchOptionsAreRefused() {
-        const std::vector<std::pair<QStringList, std::string>> cases = {
-            {{"--R", "0"}, "R"},
-            {{"--R", "nan"}, "R"},
-            {{"--R", "-inf"}, "R"},
-            {{"--bins", "0"}, "bins"},
-            {{"--bins", "4294967297"}, "bins"},  // would wrap to 1
-            {{"--bins", "100000000"}, "bins"},
-            {{"--m-min", "10", "--m-max", "5"}, "m-max"},
-            {{"--m-min", "0"}, "m-min"},
-            {{"--cap", "-1"}, "cap"},
-            {{"--shard-rows", "-3"}, "shard-rows"},
-            {{"--shard-rows", "0"}, "shard-rows"}};
-        for (const auto& [args, field] : cases) {
+        // Exit 1: SketchCacheOptions::validate (shared with the studio), naming the field;
+        // exit 2: the parser, naming the option (not finite, not representable, negative seed).
+        const std::vector<std::tuple<QStringList, int, std::string>> cases = {
+            {{"--R", "0"}, 1, "field 'R'"},
+            {{"--R", "nan"}, 2, "--R"},
+            {{"--R", "-inf"}, 2, "--R"},
+            {{"--bins", "0"}, 1, "field 'bins'"},
+            {{"--bins", "4294967297"}, 2, "--bins"},  // would wrap to 1
+            {{"--bins", "100000000"}, 1, "field 'bins'"},
+            {{"--m-min", "10", "--m-max", "5"}, 1, "field 'm-max'"},
+            {{"--m-min", "0"}, 1, "field 'm-min'"},
+            // Below the bins: a cache fit would refuse (issue 26, item 13; docs/training.md).
+            {{"--m-min", "2"}, 1, "field 'm-min'"},
+            {{"--bins", "8", "--m-min", "4", "--m-max", "8"}, 1, "field 'm-min'"},
+            {{"--cap", "-1"}, 1, "field 'cap'"},
+            {{"--seed", "-1"}, 2, "--seed"},
+            {{"--shard-rows", "-3"}, 1, "field 'shard-rows'"},
+            {{"--shard-rows", "0"}, 1, "field 'shard-rows'"}};
+        for (const auto& [args, code, needle] : cases) {
             const std::string out = test::tempDir() + "/new-cache";
             auto r = test::runCli(
                 QStringList{"train", "sketch", "--manifest", q(corpus_), "-o", q(out)} + args);
-            EXPECT_REFUSED(r, 1, "field '" + field + "'");
+            EXPECT_REFUSED(r, code, needle);
             QVERIFY2(!fs::exists(out), qPrintable(args.join(' ')));  // nothing created
         }
+        // m_min = L is enough for every video: the cache is one fit accepts.
+        const std::string ok = test::tempDir() + "/cache-mmin-eq-bins";
+        auto r = test::runCli({"train", "sketch", "--manifest", q(corpus_), "-o", q(ok),
+                               "--m-min", "4", "--m-max", "4", "--R", "100000"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const std::string cb = test::tempDir() + "/cb-mmin.safetensors";
+        r = fit(ok, cb, {"--candidates", "16"});  // 4 videos x 4 representatives
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
 
     void nonFiniteCorpusFeaturesAreRefused() {

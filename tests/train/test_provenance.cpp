@@ -557,7 +557,9 @@ class TestProvenance : public QObject {
     void framesAndThumbnailsComeFromTheVideo() {
         const std::string clip = test::sourcePath("resources/demo/demo.mp4");
         if (!fs::exists(clip)) {
-            QSKIP("the demo clip is not in this checkout");
+            QFAIL(
+                "the demo clip is not in this checkout (committed, or installed by "
+                "scripts/setup.sh: a broken checkout or set-up fails, it does not skip)");
         }
         // readFramesAt returns the frames readFrames samples, by number.
         SamplingRule rule;

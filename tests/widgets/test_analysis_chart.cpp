@@ -97,6 +97,51 @@ class TestAnalysisChart : public QObject {
         QCOMPARE(r.table.rows.size(), 16);
     }
 
+    // Issue 30, defect 9: the budget axis had base-10 ticks (none at 16, 64, 256) and the
+    // exported picture had no title.
+    void theBudgetAxisTicksPowersOfTwoAndTheExportHasItsTitle() {
+        const AnalysisResults r =
+            loadWritten(QStringLiteral("ticks_accuracy.csv"), once::accuracyCsv(evalSummary()));
+        AnalysisChart chart;
+        chart.resize(640, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setResults(r);
+        QCustomPlot* plot = chart.plot();
+        plot->replot();
+        QCPAxis* x = plot->xAxis;
+        QCOMPARE(x->scaleType(), QCPAxis::stLogarithmic);
+        const QVector<double> ticks = x->tickVector();
+        for (double budget : {64.0, 128.0, 256.0}) {
+            QVERIFY2(ticks.contains(budget),
+                     qPrintable(QStringLiteral("no tick at %1").arg(budget)));
+        }
+        for (const QString& label : x->tickVectorLabels()) {
+            QVERIFY2(!label.contains(QLatin1Char('e')) && !label.contains(QLatin1Char('^')),
+                     qPrintable(label));  // plain numbers
+        }
+        const QString with = QString::fromStdString(once::test::tempDir()) + QStringLiteral("/a.png");
+        QString error;
+        const int rows = plot->plotLayout()->rowCount();
+        QVERIFY2(chart.exportImage(with, &error), qPrintable(error));
+        QCOMPARE(plot->plotLayout()->rowCount(), rows);  // the heading is gone again
+        // The title row: dark text pixels above where the axes start in the plain render.
+        const QImage plain = plot->toPixmap(640, 400, 2.0).toImage();
+        const QImage titled(with);
+        QVERIFY(!titled.isNull());
+        auto darkInTopBand = [](const QImage& img) {
+            int dark = 0;
+            for (int y = 0; y < img.height() / 12; ++y) {
+                for (int xx = 0; xx < img.width(); ++xx) {
+                    dark += qGray(img.pixel(xx, y)) < 100 ? 1 : 0;
+                }
+            }
+            return dark;
+        };
+        QVERIFY2(darkInTopBand(titled) > darkInTopBand(plain) + 50,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(darkInTopBand(titled)).arg(darkInTopBand(plain))));
+    }
+
     void efficiencyIsTimeAgainstVisualTokens() {
         const AnalysisResults r =
             loadWritten(QStringLiteral("run_efficiency.csv"), once::efficiencyCsv(evalSummary()));

@@ -26,6 +26,25 @@ using namespace once::studio;
 
 using namespace once::studio::test;
 
+/// A budget sweep over `budgets` with made-up times (and prefill times when `prefill`).
+static once::BudgetSweep sweepOf(std::initializer_list<std::int64_t> budgets, bool prefill) {
+    once::BudgetSweep sweep;
+    sweep.denseTokens = 23328;
+    sweep.assignMs = 40;
+    sweep.densePrefillMs = prefill ? 900 : -1;
+    for (std::int64_t b : budgets) {
+        once::SweepPoint p;
+        p.budget = b;
+        p.outputs = b;
+        p.selectMs = 0.1;
+        p.reassignMs = 0.2 * double(b);
+        p.poolMs = 0.5;
+        p.prefillMs = prefill ? 100.0 + double(b) : -1;
+        sweep.points.push_back(p);
+    }
+    return sweep;
+}
+
 class TestCharts : public QObject {
     Q_OBJECT
   private slots:
@@ -112,19 +131,7 @@ class TestCharts : public QObject {
 
     void latencyChartExports() {
         BudgetLatencyChart chart;
-        once::BudgetSweep sweep;
-        sweep.denseTokens = 23328;
-        sweep.assignMs = 40;
-        for (std::int64_t b : {1, 2, 4, 8, 16}) {
-            once::SweepPoint p;
-            p.budget = b;
-            p.outputs = b;
-            p.selectMs = 0.1;
-            p.reassignMs = 0.2 * b;
-            p.poolMs = 0.5;
-            sweep.points.push_back(p);
-        }
-        chart.setSweep(sweep, 1);
+        chart.setSweep(sweepOf({1, 2, 4, 8, 16}, false), 1);
         checkExports(chart, QStringLiteral("latency"), 1 + 5);
     }
 
@@ -180,6 +187,38 @@ class TestCharts : public QObject {
         chart.setSweep(sweep, 1);
         QVERIFY(!chart.showsEfficiencyBench());
         QCOMPARE(chart.table().rows.size(), 1 + 1);  // Dense and the one budget
+    }
+
+    // Issue 30, defect 9: in a narrow dock the empty chart was ~50 px between two y axes, and
+    // three legend columns cut every entry ("Prefill FLC").
+    void latencyChartFitsANarrowDock() {
+        BudgetLatencyChart chart;
+        chart.resize(360, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot* plot = chart.plot();
+        plot->replot();
+        QVERIFY(!plot->yAxis2->visible());  // nothing on it before a sweep
+        QVERIFY2(plot->axisRect()->width() > plot->width() / 2,
+                 qPrintable(QString::number(plot->axisRect()->width())));
+        chart.setSweep(sweepOf({1, 4, 16, 64, 256}, true), 1);
+        plot->replot();
+        QVERIFY(plot->yAxis2->visible());
+        QVERIFY(plot->legend->itemCount() >= 4);
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            QCPAbstractLegendItem* item = plot->legend->item(i);
+            if (item == nullptr) {
+                continue;  // an empty cell of the wrapped grid
+            }
+            QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width() &&
+                         item->outerRect().right() <= plot->width(),
+                     qPrintable(QStringLiteral("entry %1 cut: %2 < %3")
+                                    .arg(i)
+                                    .arg(item->outerRect().width())
+                                    .arg(item->minimumOuterSizeHint().width())));
+        }
+        const QVector<double> ticks = plot->xAxis->tickVector();
+        QVERIFY(ticks.contains(16.0) && ticks.contains(64.0));
     }
 
     void evaluationResultsLoadAndRadarExports() {

@@ -317,7 +317,9 @@ class TestCodebookExplorer : public QObject {
     void patchesAreCutFromTheCorpusVideosOnceLocated() {
         const std::string clip = once::test::sourcePath("resources/demo/demo.mp4");
         if (!std::filesystem::exists(clip)) {
-            QSKIP("the demo clip is not in this checkout");
+            QFAIL(
+                "the demo clip is not in this checkout (committed, or installed by "
+                "scripts/setup.sh: a broken checkout or set-up fails, it does not skip)");
         }
         // The recorded folder does not exist: nothing to show until the corpus is located.
         const VideoData v = test::syntheticVideo();

@@ -208,6 +208,32 @@ class TestPeerMethods : public QObject {
         QCOMPARE(f.overlay.droppedCount(), static_cast<int>(4 * 36 - r->numOutputs));
     }
 
+    // Issue 30, defect 7: ONCE at 64 → frame drop (raised to its smallest budget, a frame) →
+    // ONCE again came back at 256, not 64: methods compared "at the same budget" were not.
+    void switchingMethodsKeepsTheBudgetAskedFor() {
+        Fixture f;
+        const VideoData video = test::syntheticVideo(4, 6, 6, 16);
+        QVERIFY(test::openWithCodebook(f.session, video, 48));
+        pickMethod(f.panel, QStringLiteral("once"));
+        f.panel.spinBox()->setValue(8);
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("once"), 8));
+        pickMethod(f.panel, QStringLiteral("frame-drop"));
+        // Frame drop keeps whole frames: at least one frame of 36 patches.
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("frame-drop"), 36));
+        QCOMPARE(f.panel.spinBox()->value(), 36);
+        pickMethod(f.panel, QStringLiteral("once"));
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("once"), 8));
+        QCOMPARE(f.panel.spinBox()->value(), 8);
+        // A peer whose range holds the budget gets exactly it.
+        pickMethod(f.panel, QStringLiteral("tome"));
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("tome"), 8));
+        // A budget the user moves to while a peer is chosen is the one carried back.
+        f.panel.spinBox()->setValue(20);
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("tome"), 20));
+        pickMethod(f.panel, QStringLiteral("once"));
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("once"), 20));
+    }
+
     void aPeerNeedsNoCodebookButOnceSaysItNeedsOne() {
         Fixture f;
         f.session.setVideo(test::syntheticVideo(4, 6, 6, 16));

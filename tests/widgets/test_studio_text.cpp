@@ -2,14 +2,13 @@
 // percentile labels never overlap and legends sit under the axes (and hide when empty); chart
 // exports are off without data; the statistics table leaves Dense's compress time out, totals
 // only this question's stages, prints small FLOPs readably, shows every row with a tooltip and
-// copies/exports; the paused player shows its first frame and the clip's duration.
+// copies/exports (the paused player's first frame and duration: widgets_test_video_player).
 #include <qcustomplot.h>
 
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
 #include <QHeaderView>
-#include <QMediaPlayer>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVideoFrame>
@@ -22,7 +21,6 @@
 #include "charts/usage_decile_chart.h"
 #include "overlay/group_overlay.h"
 #include "pipeline/session.h"
-#include "player/video_player_panel.h"
 #include "question/answer_statistics.h"
 #include "question/question_panel.h"
 #include "session/pipeline_settings.h"
@@ -230,30 +228,6 @@ class TestStudioText : public QObject {
         QFile text(dir + QStringLiteral("/answers.txt"));
         QVERIFY(text.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(text.readAll()).contains(QLatin1String("Prefill FLOPs")));
-    }
-
-    void pausedPlayerShowsAFrameAndTheDuration() {
-        const QString video =
-            QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4"));
-        if (!QFile::exists(video)) {
-            QSKIP("resources/demo/demo.mp4 is not in this checkout");
-        }
-        GroupOverlay overlay;
-        VideoPlayerPanel panel(&overlay);
-        panel.resize(360, 280);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        panel.setSource(video);
-        QTRY_VERIFY_WITH_TIMEOUT(panel.player()->duration() > 0, 10000);
-        QTRY_COMPARE_WITH_TIMEOUT(panel.player()->playbackState(), QMediaPlayer::PausedState,
-                                  10000);
-        // A picture, not black: the sink holds a decoded frame while paused.
-        QTRY_VERIFY_WITH_TIMEOUT(panel.videoWidget()->videoSink()->videoFrame().isValid(), 10000);
-        const qint64 s = panel.player()->duration() / 1000;
-        const QString total =
-            QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-        QVERIFY2(panel.timeText().endsWith(QStringLiteral(" / ") + total),
-                 qPrintable(panel.timeText()));
     }
 };
 

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "codebook/codebook.h"
+#include "session/demo_assets.h"
 #include "support/test_support.h"
 #include "tasks/background_task.h"
 #include "trainer/trainer_options_form.h"
@@ -99,7 +100,8 @@ class TestTrainerPanel : public QObject {
         QTest::keyClicks(corpus, folder);
         QCOMPARE(panel.cacheEdit()->text(), dir + QStringLiteral("/other/once_stage_a_cache"));
         QTest::keyClick(corpus, Qt::Key_Return);
-        QCOMPARE(panel.cacheEdit()->text(), dir + QStringLiteral("/corpus/once_stage_a_cache"));
+        // Beside the folder, not inside it (issue 30: the next scan took the cache as input).
+        QCOMPARE(panel.cacheEdit()->text(), dir + QStringLiteral("/corpus_once_stage_a_cache"));
         QCOMPARE(panel.outputEdit()->text(), mine);
     }
 
@@ -128,7 +130,9 @@ class TestTrainerPanel : public QObject {
         const QString video =
             QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4"));
         if (!QFile::exists(video)) {
-            QSKIP("resources/demo/demo.mp4 is not in this checkout");
+            QFAIL(
+                "resources/demo/demo.mp4 is not in this checkout (committed, or installed by "
+                "scripts/setup.sh: a broken checkout or set-up fails, it does not skip)");
         }
         const QString dir = QString::fromStdString(once::test::tempDir());
         const QString manifest = dir + QStringLiteral("/corpus.jsonl");
@@ -183,6 +187,9 @@ class TestTrainerPanel : public QObject {
         QVERIFY2(succeeded.count() == 1, qPrintable(panel.statusText()));
         QVERIFY(panel.statusText().startsWith(QLatin1String("Finished")));
         QVERIFY(panel.lossPoints() > 0);
+        // The cache of a finished run is complete: Train again, not Resume (issue 30).
+        QVERIFY2(panel.startButton()->text().remove(QLatin1Char('&')) == QLatin1String("Train"),
+                 qPrintable(panel.startButton()->text()));
 
         const once::Codebook codebook = once::Codebook::load(output.toStdString());
         QCOMPARE(codebook.size(), std::int64_t{8});
@@ -195,6 +202,77 @@ class TestTrainerPanel : public QObject {
         QTest::mouseClick(panel.openButton(), Qt::LeftButton);
         QCOMPARE(open.count(), 1);
         QCOMPARE(open.first().first().toString(), output);
+    }
+
+    // Issue 30, defect 5: outputs suggested inside a folder corpus were scanned as its input
+    // at the next run. They are suggested beside it, and a scan skips the tool's own outputs.
+    void aFolderCorpusSkipsTheTrainersOwnOutputs() {
+        const QString video =
+            QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4"));
+        const DemoAssets demo = DemoAssets::locate();
+        if (!QFile::exists(video) || !demo.hasCodebook()) {
+            QFAIL(
+                "the demo video and codebook are not in this checkout (committed, or installed by "
+                "scripts/setup.sh: a broken checkout or set-up fails, it does not skip)");
+        }
+        const QString dir = QString::fromStdString(once::test::tempDir());
+        const QString corpus = dir + QStringLiteral("/clips");
+        QVERIFY(QDir().mkpath(corpus + QStringLiteral("/birds")));
+        QVERIFY(QFile::copy(video, corpus + QStringLiteral("/birds/a.mp4")));
+        QVERIFY(QFile::copy(video, corpus + QStringLiteral("/b.mp4")));
+        // What an earlier run left inside: a Stage-A cache and a codebook.
+        const QString cache = corpus + QStringLiteral("/once_stage_a_cache");
+        QVERIFY(QDir().mkpath(cache));
+        QVERIFY(QFile::copy(demo.codebook, cache + QStringLiteral("/shard-00000.safetensors")));
+        QFile manifest(cache + QStringLiteral("/manifest.json"));
+        QVERIFY(manifest.open(QIODevice::WriteOnly));
+        manifest.write("{}");
+        manifest.close();
+        QVERIFY(QFile::copy(demo.codebook, corpus + QStringLiteral("/codebook.safetensors")));
+
+        const auto entries = collectCorpus(corpus);
+        QCOMPARE(entries.size(), std::size_t(2));
+        QCOMPARE(QFileInfo(QString::fromStdString(entries[0].source)).fileName(),
+                 QStringLiteral("b.mp4"));
+        QCOMPARE(QString::fromStdString(entries[1].category), QStringLiteral("birds"));
+
+        TrainerPanel panel;
+        panel.corpusEdit()->setText(corpus);  // as the folder dialog sets it
+        QCOMPARE(panel.cacheEdit()->text(), dir + QStringLiteral("/clips_once_stage_a_cache"));
+        QCOMPARE(panel.outputEdit()->text(), dir + QStringLiteral("/clips_codebook.safetensors"));
+    }
+
+    // Issue 30, defect 8: K = 8192 on a few clips ran all of Stage A before failing. The check
+    // comes first now, with a K that fits.
+    void tooManyCodewordsFailBeforeStageAWithAFittingK() {
+        const QString video =
+            QString::fromStdString(once::test::sourcePath("resources/demo/demo.mp4"));
+        if (!QFile::exists(video)) {
+            QFAIL(
+                "resources/demo/demo.mp4 is not in this checkout (committed, or installed by "
+                "scripts/setup.sh: a broken checkout or set-up fails, it does not skip)");
+        }
+        const QString dir = QString::fromStdString(once::test::tempDir());
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/clips")));
+        for (int i = 0; i < 4; ++i) {
+            QVERIFY(QFile::copy(video, dir + QStringLiteral("/clips/%1.mp4").arg(i)));
+        }
+        TrainerPanel panel;
+        panel.corpusEdit()->setText(dir + QStringLiteral("/clips"));
+        QCOMPARE(panel.options()->fitConfig().codewords, std::int64_t(8192));  // the default
+        QSignalSpy failed(panel.task(), &BackgroundTask::failed);
+        QSignalSpy progressA(panel.stageProgress(0), &QtProgress::progressed);
+        QTest::mouseClick(panel.startButton(), Qt::LeftButton);
+        QVERIFY(failed.wait(60000));
+        const QString message = failed.first().first().toString();
+        const std::int64_t most = 4 * panel.options()->sketchOptions().sketch.mMax;
+        QVERIFY2(message.contains(QStringLiteral("at most %1").arg(most)), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("try K = %1").arg(suggestedCodewords(most))),
+                 qPrintable(message));
+        QCOMPARE(progressA.count(), 0);  // Stage A never started
+        QVERIFY(!QFileInfo::exists(panel.cacheEdit()->text()));
+        QCOMPARE(suggestedCodewords(512), std::int64_t(512));
+        QCOMPARE(suggestedCodewords(500), std::int64_t(256));
     }
 
     void badCorpusFailsWithAMessage() {

@@ -127,7 +127,7 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
         QString tip;
         try {
             const once::CompressorInfo& info = once::compressorInfo(name.toStdString());
-            tip = QString::fromStdString(info.summary);
+            tip = methods::summary(name);
             if (info.needsCodebook) {
                 tip += QLatin1Char('\n') + tr("Needs a codebook.");
             } else {
@@ -427,7 +427,8 @@ void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmT
     if (onceMethod) {
         groups_->setText(tr("%1 of %2 used codewords").arg(r->numOutputs).arg(r->usedCodewords));
     } else {
-        groups_->setText(tr("%1 output tokens (budget %2)").arg(r->numOutputs).arg(r->budget));
+        groups_->setText(
+            tr("%n output token(s) (budget %1)", "", int(r->numOutputs)).arg(r->budget));
     }
     coverage_->setText(tr("%1 % of %2 tokens")
                            .arg(100.0 * r->coverage, 0, 'f', r->coverage < 1 ? 2 : 0)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "charts/chart_axes.h"
 #include "charts/chart_export.h"
 #include "charts/chart_legend.h"
 
@@ -20,12 +21,6 @@ const QColor kPalette[] = {QColor(40, 100, 180),  QColor(200, 80, 40),  QColor(6
 
 QColor colourOf(int i) {
     return kPalette[i % int(std::size(kPalette))];
-}
-
-void useLogScale(QCPAxis* axis, bool log) {
-    axis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    axis->setTicker(log ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
-                        : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
 }
 
 // [lo, hi] padded by 8 % (by a factor on a log axis); one value gets a band around it.
@@ -82,7 +77,12 @@ void AnalysisChart::replot() {
         return;
     }
     const bool categorical = !r.categories.isEmpty();
-    useLogScale(plot_->xAxis, r.logX && !categorical);
+    // A log x axis holds budgets (powers of two): a tick at each of them.
+    if (r.logX && !categorical) {
+        useBudgetAxis(plot_->xAxis);
+    } else {
+        useLogScale(plot_->xAxis, false);
+    }
     useLogScale(plot_->yAxis, r.logY);
     if (categorical) {
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -158,7 +158,10 @@ void AnalysisChart::replot() {
 }
 
 bool AnalysisChart::exportImage(const QString& path, QString* error) {
-    return exportCustomPlot(plot_, path, error);
+    const QString heading =
+        loaded_ ? results_.title + QStringLiteral(" — ") + QFileInfo(results_.source).fileName()
+                : title();
+    return exportCustomPlot(plot_, path, error, heading);
 }
 
 CsvTable AnalysisChart::table() const {

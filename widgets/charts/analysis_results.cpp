@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace once::studio {
 namespace {
@@ -18,12 +19,9 @@ using Kind = AnalysisResults::Kind;
 
 // The file's lines as a header and rows of the header's width.
 CsvTable readCsv(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        once::fail("cannot open analysis results", path.toStdString(), {}, "a readable CSV file",
-                   file.errorString().toStdString());
-    }
-    const QString text = QString::fromUtf8(file.readAll());
+    // A regular file only (a FIFO chosen in the dialog would block the load forever).
+    const QString text = QString::fromStdString(
+        once::readRegularFile(QFile::encodeName(path).toStdString(), kMaxChartFileBytes));
     const QStringList lines =
         text.split(QRegularExpression(QStringLiteral("\r?\n")), Qt::SkipEmptyParts);
     if (lines.isEmpty()) {

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QPushButton>
 
+#include "charts/chart_axes.h"
 #include "charts/chart_export.h"
 #include "charts/chart_legend.h"
 #include "charts/efficiency_panel.h"
@@ -111,13 +112,15 @@ void BudgetLatencyChart::replot() {
     plot_->clearPlottables();
     plot_->clearItems();
     plot_->legend->setFont(font());
-    plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    useBudgetAxis(plot_->xAxis);
     plot_->xAxis->setLabel(tr("Token budget B"));
     plot_->yAxis->setLabel(tr("Time (ms)"));
-    plot_->yAxis2->setVisible(true);
+    // The FLOPs axis only with a sweep: before one, two axes' labels and ticks left the empty
+    // plot ~50 px in a narrow dock (issue 30).
+    const bool measured = sweep_ && !sweep_->points.empty();
+    plot_->yAxis2->setVisible(measured);
     plot_->yAxis2->setLabel(tr("Prefill TFLOPs (%1)").arg(QString::fromStdString(llm_.name)));
-    if (!sweep_ || sweep_->points.empty()) {
+    if (!measured) {
         plot_->xAxis->setRange(1, 1024);
         updateLegendVisibility(plot_);
         plot_->replot();
@@ -207,7 +210,7 @@ void BudgetLatencyChart::replot() {
 }
 
 bool BudgetLatencyChart::exportImage(const QString& path, QString* error) {
-    return exportCustomPlot(plot_, path, error);
+    return exportCustomPlot(plot_, path, error, title());
 }
 
 CsvTable BudgetLatencyChart::table() const {

@@ -4,6 +4,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct CsvTable {
     /// RFC 4180 text: cells with commas, quotes or line breaks are quoted.
     QString toCsv() const;
 };
+
+/// Largest results file the charts open (CSV of `once analyze`, `once eval report`'s JSON/CSV):
+/// a table of a few thousand rows takes well under 1 MiB.
+constexpr std::size_t kMaxChartFileBytes = std::size_t(256) << 20;
 
 /// One CSV line split into cells, RFC 4180 quoting ("a,b" and "" inside quotes) undone.
 QStringList csvCells(const QString& line);

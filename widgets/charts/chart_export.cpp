@@ -2,12 +2,15 @@
 
 #include <qcustomplot.h>
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
+#include <QScopeGuard>
 #include <QSvgGenerator>
 #include <QWidget>
+
+#include "session/atomic_save.h"
 
 namespace once::studio {
 namespace {
@@ -26,88 +29,122 @@ QString imageFormatOf(const QString& path) {
                : QString();
 }
 
-bool exportCustomPlot(QCustomPlot* plot, const QString& path, QString* error) {
-    const QString format = imageFormatOf(path);
-    const int w = std::max(plot->width(), 640), h = std::max(plot->height(), 400);
-    bool ok = false;
-    if (format == QLatin1String("png")) {
-        ok = plot->savePng(path, w, h, 2.0);
-    } else if (format == QLatin1String("pdf")) {
-        ok = plot->savePdf(path, w, h, QCP::epNoCosmetic, QStringLiteral("ONCE Studio"));
-    } else if (format == QLatin1String("svg")) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(QSize(w, h));
-        svg.setViewBox(QRect(0, 0, w, h));
-        svg.setTitle(plot->windowTitle());
-        svg.setDescription(QStringLiteral("ONCE Studio chart"));
-        QCPPainter painter;
-        if (painter.begin(&svg)) {
-            plot->toPainter(&painter, w, h);
-            ok = painter.end();
-        }
-    } else {
-        return setError(
-            error, QObject::tr("%1: unsupported image format (use .png, .svg or .pdf)").arg(path));
-    }
-    return ok || setError(error, QObject::tr("%1: the image could not be written").arg(path));
-}
+namespace {
 
-bool exportWidget(QWidget* widget, const QString& path, QString* error) {
+// Makes the image of `path`'s format in memory — PNG by `png` into a buffer, SVG and PDF (one
+// page of `size` points) by `draw` on the device (`draw(device, isPdf)` begins its own painter)
+// — and writes it through AtomicFile (session/atomic_save.h).
+template <class Png, class Draw>
+bool exportImage(const QString& path, QSize size, const QString& title, Png png, Draw draw,
+                 QString* error) {
     const QString format = imageFormatOf(path);
-    const QSize size = widget->size().expandedTo(QSize(640, 400));
-    if (widget->size() != size) {
-        widget->resize(size);  // hidden tabs may never have been laid out
-    }
+    QBuffer bytes;
+    bytes.open(QIODevice::WriteOnly);
     bool ok = false;
     if (format == QLatin1String("png")) {
-        const qreal scale = 2.0;
-        QImage image(size * scale, QImage::Format_ARGB32);
-        image.setDevicePixelRatio(scale);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        widget->render(&painter);
-        painter.end();
-        ok = image.save(path, "PNG");
+        ok = png(bytes);
     } else if (format == QLatin1String("svg")) {
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setOutputDevice(&bytes);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(widget->windowTitle());
-        QPainter painter;
-        if (painter.begin(&svg)) {
-            widget->render(&painter);
-            ok = painter.end();
-        }
+        svg.setTitle(title);
+        svg.setDescription(QStringLiteral("ONCE Studio chart"));
+        ok = draw(svg, false);
     } else if (format == QLatin1String("pdf")) {
-        QPdfWriter pdf(path);
+        QPdfWriter pdf(&bytes);
         pdf.setCreator(QStringLiteral("ONCE Studio"));
         pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setResolution(72);
-        QPainter painter;
-        if (painter.begin(&pdf)) {
-            widget->render(&painter);
-            ok = painter.end();
-        }
+        ok = draw(pdf, true);
     } else {
         return setError(
             error, QObject::tr("%1: unsupported image format (use .png, .svg or .pdf)").arg(path));
     }
-    return ok || setError(error, QObject::tr("%1: the image could not be written").arg(path));
+    if (!ok) {
+        return setError(error, QObject::tr("%1: the image could not be written").arg(path));
+    }
+    return saveFileAtomically(path, bytes.data(), error);
+}
+
+}  // namespace
+
+bool exportCustomPlot(QCustomPlot* plot, const QString& path, QString* error,
+                      const QString& title) {
+    if (imageFormatOf(path).isEmpty()) {
+        return setError(
+            error, QObject::tr("%1: unsupported image format (use .png, .svg or .pdf)").arg(path));
+    }
+    // The heading goes into the plot's layout for the export only: on screen the chart's title
+    // is its tab, in a file it must be in the picture.
+    QCPTextElement* heading = nullptr;
+    if (!title.isEmpty()) {
+        plot->plotLayout()->insertRow(0);
+        QFont font = plot->font();
+        font.setBold(true);
+        font.setPointSizeF(font.pointSizeF() * 1.2);
+        heading = new QCPTextElement(plot, title, font);
+        plot->plotLayout()->addElement(0, 0, heading);
+        plot->plotLayout()->setRowStretchFactor(0, 0.001);  // as high as the text, no more
+    }
+    const auto removeHeading = qScopeGuard([plot, heading] {
+        if (heading != nullptr) {
+            plot->plotLayout()->remove(heading);
+            plot->plotLayout()->simplify();
+            plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
+    const int w = std::max(plot->width(), 640), h = std::max(plot->height(), 400);
+    return exportImage(
+        path, QSize(w, h), plot->windowTitle(),
+        [&](QBuffer& out) { return plot->toPixmap(w, h, 2.0).save(&out, "PNG"); },
+        [&](QPaintDevice& device, bool pdf) {
+            QCPPainter painter;
+            if (!painter.begin(&device)) {
+                return false;
+            }
+            if (pdf) {  // as QCustomPlot::savePdf draws: vectorised, uncached, no cosmetic pens
+                painter.setMode(QCPPainter::pmVectorized);
+                painter.setMode(QCPPainter::pmNoCaching);
+                painter.setMode(QCPPainter::pmNonCosmetic);
+            }
+            plot->toPainter(&painter, w, h);
+            return painter.end();
+        },
+        error);
+}
+
+bool exportWidget(QWidget* widget, const QString& path, QString* error) {
+    const QSize size = widget->size().expandedTo(QSize(640, 400));
+    if (widget->size() != size) {
+        widget->resize(size);  // hidden tabs may never have been laid out
+    }
+    return exportImage(
+        path, size, widget->windowTitle(),
+        [&](QBuffer& out) {
+            const qreal scale = 2.0;
+            QImage image(size * scale, QImage::Format_ARGB32);
+            image.setDevicePixelRatio(scale);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            widget->render(&painter);
+            painter.end();
+            return image.save(&out, "PNG");
+        },
+        [&](QPaintDevice& device, bool) {
+            QPainter painter;
+            if (!painter.begin(&device)) {
+                return false;
+            }
+            widget->render(&painter);
+            return painter.end();
+        },
+        error);
 }
 
 bool writeTextFile(const QString& path, const QString& text, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        return setError(error, QObject::tr("%1: %2").arg(path, file.errorString()));
-    }
-    file.write(text.toUtf8());
-    if (!file.commit()) {
-        return setError(error, QObject::tr("%1: %2").arg(path, file.errorString()));
-    }
-    return true;
+    return saveFileAtomically(path, text.toUtf8(), error);
 }
 
 }  // namespace once::studio

@@ -2,7 +2,26 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace once::studio {
+
+void fitLegendColumns(QCustomPlot* plot) {
+    QCPLegend* legend = plot->legend;
+    int widest = 1;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        // Cells of a wrapped grid may be empty (the count includes them).
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+        }
+    }
+    const int spacing = legend->columnSpacing();
+    const int room = plot->viewport().width() - legend->margins().left() - legend->margins().right();
+    const int columns = std::clamp((room + spacing) / (widest + spacing), 1, 3);
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+    }
+}
 
 void placeLegendBelow(QCustomPlot* plot) {
     QCPLayoutGrid* layout = plot->plotLayout();
@@ -20,7 +39,10 @@ void placeLegendBelow(QCustomPlot* plot) {
     row->setMargins(QMargins(0, 0, 0, 4));
     row->addElement(0, 0, plot->legend);
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot->legend->setWrap(3);  // at most three entries a line
+    plot->legend->setWrap(3);  // at most three entries a line, fewer when they do not fit
+    // Columns follow the plot's width: in a narrow dock three columns cut every entry
+    // ("Prefill FLC", issue 30).
+    QObject::connect(plot, &QCustomPlot::beforeReplot, plot, [plot] { fitLegendColumns(plot); });
     plot->legend->setBorderPen(Qt::NoPen);
     plot->legend->setBrush(Qt::NoBrush);
     layout->setRowStretchFactor(1, 0.001);  // as high as the legend needs, no more

@@ -8,6 +8,9 @@ namespace once::studio {
 
 /// Moves the plot's legend under the axis rect (once; later calls only refresh it).
 void placeLegendBelow(QCustomPlot* plot);
+/// As many legend columns (1 to 3) as the plot's width holds without cutting an entry; run
+/// before every replot once placeLegendBelow() was called.
+void fitLegendColumns(QCustomPlot* plot);
 /// Shows the legend only when it has at least one entry; call after adding or removing
 /// plottables, before replot().
 void updateLegendVisibility(QCustomPlot* plot);

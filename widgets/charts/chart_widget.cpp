@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include "charts/chart_export.h"
+#include "common/export_folder.h"
 
 namespace once::studio {
 
@@ -64,8 +65,7 @@ QString ChartWidget::suggestedFileName() const {
             c = QLatin1Char('_');
         }
     }
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return dir + QLatin1Char('/') + name;
+    return exportPath(name, QStandardPaths::DocumentsLocation);
 }
 
 bool ChartWidget::exportCsv(const QString& path, QString* error) const {
@@ -83,6 +83,7 @@ void ChartWidget::exportImageInteractive() {
     if (path.isEmpty()) {
         return;
     }
+    rememberExportFile(path);
     QString error;
     if (!exportImage(path, &error)) {
         QMessageBox::warning(this, tr("Export failed"), error);
@@ -99,6 +100,7 @@ void ChartWidget::exportCsvInteractive() {
     if (path.isEmpty()) {
         return;
     }
+    rememberExportFile(path);
     QString error;
     if (!exportCsv(path, &error)) {
         QMessageBox::warning(this, tr("Export failed"), error);

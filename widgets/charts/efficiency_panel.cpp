@@ -7,6 +7,7 @@
 #include <iterator>
 #include <map>
 
+#include "charts/chart_axes.h"
 #include "charts/chart_legend.h"
 #include "session/methods.h"
 
@@ -41,8 +42,7 @@ double meanAccuracy(const once::EfficiencyBenchRow& r) {
 QString drawEfficiencyPanel(QCustomPlot* plot, const once::EfficiencyBench& bench) {
     plot->clearPlottables();
     plot->clearItems();
-    plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    useBudgetAxis(plot->xAxis);  // powers of two, as the sweep's
     plot->xAxis->setLabel(QObject::tr("Token budget B"));
     plot->yAxis->setLabel(QObject::tr("Speed-up over Dense (×)"));
     plot->yAxis2->setLabel(QObject::tr("Accuracy (%)"));

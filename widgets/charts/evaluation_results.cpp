@@ -12,6 +12,7 @@
 
 #include "charts/chart_data.h"
 #include "util/error.h"
+#include "util/regular_file.h"
 
 namespace once::studio {
 namespace {
@@ -192,12 +193,9 @@ EvaluationResults loadJson(const QString& path, const QByteArray& bytes) {
 }  // namespace
 
 EvaluationResults EvaluationResults::load(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        once::fail("cannot read evaluation results", path.toStdString(), {}, "a readable file",
-                   file.errorString().toStdString());
-    }
-    const QByteArray bytes = file.readAll();
+    // A regular file only (a FIFO chosen in the dialog would block the load forever).
+    const QByteArray bytes = QByteArray::fromStdString(
+        once::readRegularFile(QFile::encodeName(path).toStdString(), kMaxChartFileBytes));
     if (QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0) {
         return loadJson(path, bytes);
     }

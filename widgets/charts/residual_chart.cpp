@@ -219,7 +219,7 @@ QList<QRectF> ResidualChart::percentileLabelRects() const {
 }
 
 bool ResidualChart::exportImage(const QString& path, QString* error) {
-    return exportCustomPlot(plot_, path, error);
+    return exportCustomPlot(plot_, path, error, title());
 }
 
 CsvTable ResidualChart::table() const {

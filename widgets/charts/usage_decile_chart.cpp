@@ -94,7 +94,7 @@ void UsageDecileChart::replot() {
 }
 
 bool UsageDecileChart::exportImage(const QString& path, QString* error) {
-    return exportCustomPlot(plot_, path, error);
+    return exportCustomPlot(plot_, path, error, title());
 }
 
 CsvTable UsageDecileChart::table() const {

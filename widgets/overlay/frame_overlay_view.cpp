@@ -15,6 +15,7 @@
 #include <QWheelEvent>
 #include <cmath>
 
+#include "common/export_folder.h"
 #include "overlay/overlay_export.h"
 #include "overlay/overlay_painter.h"
 
@@ -367,14 +368,21 @@ QMenu* FrameOverlayView::createContextMenu(const QPoint& pos) {
         ->setEnabled(zoom_ > 1.0);
     menu->addAction(tr("&Fit Frame"), this, &FrameOverlayView::resetZoom)->setEnabled(zoom_ > 1.0);
     menu->addSeparator();
+    // The exports open dialogs with event loops of their own: they run once the menu has
+    // closed and returned from its mouse release (issue 30: run from inside it, the menu was
+    // deleted on close under its own mouse event and the studio crashed).
+    auto afterMenu = [this, menu](const QString& text, void (FrameOverlayView::*slot)()) {
+        QAction* a = menu->addAction(text);
+        connect(a, &QAction::triggered, this, slot, Qt::QueuedConnection);
+        return a;
+    };
     const QList<QAction*> exports = {
         menu->addAction(tr("&Copy Frame Image"), this, &FrameOverlayView::copyCurrentFrame),
-        menu->addAction(tr("Export &Frame Image…"), this, &FrameOverlayView::exportCurrentFrame),
-        menu->addAction(tr("Export &All Frames as a Grid…"), this,
-                        &FrameOverlayView::exportAllFramesGrid),
-        menu->addAction(tr("Export the S&trip…"), this, &FrameOverlayView::exportStrip),
-        menu->addAction(tr("Export Frames as an Image &Sequence…"), this,
-                        &FrameOverlayView::exportFrameSequence)};
+        afterMenu(tr("Export &Frame Image…"), &FrameOverlayView::exportCurrentFrame),
+        afterMenu(tr("Export &All Frames as a Grid…"), &FrameOverlayView::exportAllFramesGrid),
+        afterMenu(tr("Export the S&trip…"), &FrameOverlayView::exportStrip),
+        afterMenu(tr("Export Frames as an Image &Sequence…"),
+                  &FrameOverlayView::exportFrameSequence)};
     for (QAction* a : exports) {
         a->setEnabled(haveFrames);
     }
@@ -383,14 +391,17 @@ QMenu* FrameOverlayView::createContextMenu(const QPoint& pos) {
 
 void FrameOverlayView::contextMenuEvent(QContextMenuEvent* event) {
     QMenu* menu = createContextMenu(event->pos());
-    menu->setAttribute(Qt::WA_DeleteOnClose);
+    // Deleted once hidden and back in the event loop, never inside its own event handler.
+    connect(menu, &QMenu::aboutToHide, menu, &QObject::deleteLater);
     menu->popup(event->globalPos());
 }
 
 QString FrameOverlayView::askSavePath(const QString& title, const QString& name) {
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    return QFileDialog::getSaveFileName(this, title, dir + QLatin1Char('/') + name,
-                                        tr("PNG image (*.png);;JPEG image (*.jpg)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, title, exportPath(name, QStandardPaths::PicturesLocation),
+                                     tr("PNG image (*.png);;JPEG image (*.jpg)"));
+    rememberExportFile(path);
+    return path;
 }
 
 void FrameOverlayView::copyCurrentFrame() {
@@ -429,10 +440,11 @@ void FrameOverlayView::exportStrip() {
 void FrameOverlayView::exportFrameSequence() {
     const QString dir = QFileDialog::getExistingDirectory(
         this, tr("Export Frames as an Image Sequence (choose an empty folder)"),
-        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation));
+        exportFolder(QStandardPaths::PicturesLocation));
     if (dir.isEmpty()) {
         return;
     }
+    rememberExportFolder(dir);
     QProgressDialog progress(tr("Writing overlay frames…"), tr("Cancel"), 0, overlay_->frameCount(),
                              this);
     progress.setWindowModality(Qt::WindowModal);

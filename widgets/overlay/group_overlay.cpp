@@ -19,6 +19,12 @@ void GroupOverlay::setVideo(const VideoData& video) {
     images_ = video.frames;
     times_ = video.frameTimes;
     patchColours_ = video.patchColours;
+    // The same video again (re-encoded, other sampling) keeps its frame; another one starts at
+    // its first (issue 30: the frame index carried over to the next video).
+    if (video.path != path_) {
+        currentFrame_ = 0;
+    }
+    path_ = video.path;
     currentFrame_ = std::clamp(currentFrame_, 0, std::max(0, frames_ - 1));
     setResult(nullptr);
     emit currentFrameChanged(currentFrame_);

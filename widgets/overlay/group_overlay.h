@@ -137,6 +137,7 @@ class GroupOverlay : public QObject {
     int frames_ = 0, gridH_ = 0, gridW_ = 0;
     QVector<QImage> images_;
     std::vector<double> times_;
+    QString path_;  ///< the video's file (a new one starts at its first frame)
     std::vector<QRgb> patchColours_;
     std::shared_ptr<const once::CompressionResult> result_;
     std::vector<int> groupOfToken_;

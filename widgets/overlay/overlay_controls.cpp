@@ -16,6 +16,9 @@ OverlayControls::OverlayControls(GroupOverlay* overlay, QWidget* parent)
     opacity_->setRange(0, 100);
     opacity_->setValue(static_cast<int>(overlay->opacity() * 100 + 0.5));
     opacity_->setMaximumWidth(160);
+    // In a row that scrolls sideways a slider may be squeezed to its handle (issue 30: a square
+    // at QT_SCALE_FACTOR=2): it keeps room to slide.
+    opacity_->setMinimumWidth(80);
     opacity_->setAccessibleName(tr("Overlay opacity"));
     mode_ = new QComboBox(this);
     mode_->addItem(tr("Group colour"), static_cast<int>(GroupOverlay::ColourMode::GroupColour));

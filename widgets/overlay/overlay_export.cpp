@@ -1,15 +1,16 @@
 #include "overlay/overlay_export.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPainter>
-#include <QSaveFile>
 #include <cmath>
 
 #include "overlay/group_overlay.h"
 #include "overlay/overlay_painter.h"
+#include "session/atomic_save.h"
 
 namespace once::studio {
 // The translation context of the export messages.
@@ -132,19 +133,14 @@ bool saveOverlayImage(const QImage& image, const QString& path, QString* error) 
         return failed(OverlayExport::tr("unknown image format “%1” (use .png, .jpg or .bmp)")
                           .arg(QString::fromLatin1(format)));
     }
-    QSaveFile file(path);  // temporary file renamed into place on commit
-    if (!file.open(QIODevice::WriteOnly)) {
-        return failed(file.errorString());
-    }
-    QImageWriter writer(&file, format);
+    QBuffer bytes;  // made in memory, then written through AtomicFile (session/atomic_save.h)
+    bytes.open(QIODevice::WriteOnly);
+    QImageWriter writer(&bytes, format);
     if (!writer.write(image)) {
-        file.cancelWriting();
         return failed(writer.errorString());
     }
-    if (!file.commit()) {
-        return failed(file.errorString());
-    }
-    return true;
+    QString why;
+    return saveFileAtomically(path, bytes.data(), &why) || failed(why);
 }
 
 int exportOverlaySequence(const GroupOverlay& overlay, const QString& folder, const QString& prefix,

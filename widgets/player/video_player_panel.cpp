@@ -1,193 +1,323 @@
 #include "player/video_player_panel.h"
 
-#include <QAudioDevice>
-#include <QAudioOutput>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
-#include <QMediaDevices>
-#include <QMediaPlayer>
+#include <QPainter>
 #include <QSlider>
 #include <QStyle>
+#include <QTimer>
 #include <QToolButton>
-#include <QUrl>
 #include <QVBoxLayout>
-#include <QVideoWidget>
+#include <algorithm>
+#include <cmath>
 
 #include "overlay/group_overlay.h"
+#include "player/playback_buffer.h"
 
 namespace once::studio {
 namespace {
-QString clock(qint64 ms) {
-    const qint64 s = ms / 1000;
+QString clock(double seconds) {
+    const qint64 s = qint64(std::max(0.0, seconds));
     return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
+// The clock's tick: a frame of 60 fps video at most waits this long to be shown.
+constexpr int kTickMs = 15;
+// Frame step for a stream without a stated rate.
+constexpr double kDefaultFps = 25.0;
 }  // namespace
 
-VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
-    : QWidget(parent), overlay_(overlay) {
-    // Debian's Qt 6.4 picks its GStreamer backend first, which crashes when GStreamer plugins
-    // are missing; the FFmpeg backend ships in the same package and decodes what the core's
-    // FFmpeg reader does. Must be set before the first media object exists.
-    if (!qEnvironmentVariableIsSet("QT_MEDIA_BACKEND")) {
-        qputenv("QT_MEDIA_BACKEND", "ffmpeg");
-    }
-    player_ = new QMediaPlayer(this);
-    video_ = new QVideoWidget(this);
-    video_->setMinimumSize(160, 90);
-    player_->setVideoOutput(video_);
+PlaybackView::PlaybackView(QWidget* parent) : QWidget(parent) {
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(160, 90);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
 
-    play_ = new QToolButton(this);
-    play_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-    play_->setToolTip(tr("Play or pause (Space)"));
+void PlaybackView::setImage(const QImage& image) {
+    image_ = image;
+    update();
+}
+
+void PlaybackView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), Qt::black);
+    if (image_.isNull()) {
+        return;
+    }
+    const QSize fitted = image_.size().scaled(size(), Qt::KeepAspectRatio);
+    const QRect target(QPoint((width() - fitted.width()) / 2, (height() - fitted.height()) / 2),
+                       fitted);
+    p.setRenderHint(QPainter::SmoothPixmapTransform);
+    p.drawImage(target, image_);
+}
+
+VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
+    : QWidget(parent), overlay_(overlay), buffer_(new PlaybackBuffer(this)) {
+    view_ = new PlaybackView(this);
+    auto button = [this](QStyle::StandardPixmap icon, const QString& tip) {
+        auto* b = new QToolButton(this);
+        b->setIcon(style()->standardIcon(icon));
+        b->setToolTip(tip);
+        b->setAccessibleName(tip);
+        return b;
+    };
+    play_ = button(QStyle::SP_MediaPlay, tr("Play or pause (Space)"));
     // Window-wide while the player is shown; text fields take their own spaces first.
     play_->setShortcut(QKeySequence(Qt::Key_Space));
     play_->setAccessibleName(tr("Play"));
-    mute_ = new QToolButton(this);
-    mute_->setCheckable(true);
-    mute_->setIcon(style()->standardIcon(QStyle::SP_MediaVolume));
+    stepBack_ = button(QStyle::SP_MediaSeekBackward, tr("Previous frame of the video"));
+    stepForward_ = button(QStyle::SP_MediaSeekForward, tr("Next frame of the video"));
+    speed_ = new QComboBox(this);
+    for (double s : {0.25, 0.5, 1.0, 2.0, 4.0}) {
+        speed_->addItem(tr("%1×").arg(s), s);
+    }
+    speed_->setCurrentIndex(2);
+    speed_->setToolTip(tr("Playback speed"));
+    loop_ = new QCheckBox(tr("Loop"), this);
+    loop_->setToolTip(tr("Start again from the beginning at the end of the clip"));
     position_ = new QSlider(Qt::Horizontal, this);
     position_->setAccessibleName(tr("Playback position"));
+    position_->setMinimumWidth(60);
     time_ = new QLabel(this);
-    updateTime(0);
-    note_ = new QLabel(tr("No video to play."), this);
+    note_ = new QLabel(this);
     note_->setWordWrap(true);
+    clock_ = new QTimer(this);
+    clock_->setTimerType(Qt::PreciseTimer);
+    clock_->setInterval(kTickMs);
 
     auto* controls = new QHBoxLayout;
+    controls->addWidget(stepBack_);
     controls->addWidget(play_);
+    controls->addWidget(stepForward_);
     controls->addWidget(position_, 1);
     controls->addWidget(time_);
-    controls->addWidget(mute_);
+    auto* options = new QHBoxLayout;
+    options->addWidget(speed_);
+    options->addWidget(loop_);
+    options->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(video_, 1);
+    layout->addWidget(view_, 1);
     layout->addLayout(controls);
+    layout->addLayout(options);
     layout->addWidget(note_);
 
     connect(play_, &QToolButton::clicked, this, &VideoPlayerPanel::togglePlayback);
-    connect(mute_, &QToolButton::toggled, this, [this](bool muted) {
-        if (audio_ != nullptr) {
-            audio_->setMuted(muted);
+    connect(stepBack_, &QToolButton::clicked, this, [this] { stepFrames(-1); });
+    connect(stepForward_, &QToolButton::clicked, this, [this] { stepFrames(1); });
+    connect(speed_, &QComboBox::currentIndexChanged, this, [this] {
+        base_ = playhead_;  // the new speed counts from here
+        elapsed_.restart();
+    });
+    connect(position_, &QSlider::sliderMoved, this, [this](int ms) { seek(ms / 1000.0); });
+    connect(clock_, &QTimer::timeout, this, &VideoPlayerPanel::tick);
+    connect(buffer_, &PlaybackBuffer::opened, this, &VideoPlayerPanel::updateDuration);
+    connect(buffer_, &PlaybackBuffer::framesAdded, this, [this] {
+        updateDuration();
+        if (!playing_) {
+            showFrameAt(playhead_);  // a paused player shows the frame once it is decoded
         }
     });
-    devices_ = new QMediaDevices(this);
-    connect(devices_, &QMediaDevices::audioOutputsChanged, this,
-            &VideoPlayerPanel::followAudioDevices);
-    followAudioDevices();
-    connect(player_, &QMediaPlayer::durationChanged, this, [this](qint64 ms) {
-        position_->setRange(0, static_cast<int>(ms));
-        updateTime(player_->position());
-    });
-    // A loaded clip shows its first frame paused (issue 16: the paused player was black with no
-    // duration until Play); the frame chosen in the strip is then shown at once as well.
-    connect(player_, &QMediaPlayer::mediaStatusChanged, this, [this](QMediaPlayer::MediaStatus s) {
-        if (s == QMediaPlayer::LoadedMedia &&
-            player_->playbackState() == QMediaPlayer::StoppedState) {
-            player_->pause();
-            onFrameChosen(overlay_->currentFrame());
+    connect(buffer_, &PlaybackBuffer::failed, this, [this](const QString& message) {
+        pause();
+        playable_ = false;
+        for (QWidget* w : {static_cast<QWidget*>(play_), static_cast<QWidget*>(stepBack_),
+                           static_cast<QWidget*>(stepForward_), static_cast<QWidget*>(position_)}) {
+            w->setEnabled(false);
         }
+        note_->setText(tr("Playback is not available: %1").arg(message));
+        note_->setVisible(true);
     });
-    connect(player_, &QMediaPlayer::positionChanged, this, &VideoPlayerPanel::onPosition);
-    connect(position_, &QSlider::sliderMoved, player_,
-            [this](int ms) { player_->setPosition(ms); });
-    connect(
-        player_, &QMediaPlayer::playbackStateChanged, this, [this](QMediaPlayer::PlaybackState s) {
-            play_->setIcon(style()->standardIcon(
-                s == QMediaPlayer::PlayingState ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
-        });
-    connect(player_, &QMediaPlayer::errorOccurred, this,
-            [this](QMediaPlayer::Error, const QString& message) {
-                note_->setText(tr("Playback is not available: %1").arg(message));
-                note_->setVisible(true);
-            });
     connect(overlay_, &GroupOverlay::currentFrameChanged, this, &VideoPlayerPanel::onFrameChosen);
     setSource(QString());
 }
 
+VideoPlayerPanel::~VideoPlayerPanel() {
+    clock_->stop();
+    buffer_->open(QString());  // joins the worker before the widgets go
+}
+
 void VideoPlayerPanel::setSource(const QString& path) {
-    player_->stop();
-    const bool playable = !path.isEmpty() && QFileInfo(path).isFile();
-    player_->setSource(playable ? QUrl::fromLocalFile(path) : QUrl());
-    updateTime(0);
-    play_->setEnabled(playable);
-    position_->setEnabled(playable);
-    note_->setText(playable ? QString()
-                            : (path.isEmpty() ? tr("No video to play.")
-                                              : tr("%1 cannot be played here (a frame folder or a "
-                                                   "feature file).")
-                                                    .arg(QFileInfo(path).fileName())));
-    note_->setVisible(!playable);
-}
-
-void VideoPlayerPanel::followAudioDevices() {
-    // Qt's FFmpeg backend renders audio on its own thread, which dereferences a null sink and
-    // crashes the whole studio when the machine has no audio device (headless and remote
-    // machines, issue 16), muted or not. So an audio output exists only while a device does;
-    // otherwise the picture plays alone.
-    const bool haveDevice = !QMediaDevices::audioOutputs().isEmpty();
-    if (haveDevice && audio_ == nullptr) {
-        audio_ = new QAudioOutput(QMediaDevices::defaultAudioOutput(), this);
-        audio_->setMuted(mute_->isChecked());
-        player_->setAudioOutput(audio_);
-    } else if (haveDevice) {
-        audio_->setDevice(QMediaDevices::defaultAudioOutput());
-    } else if (audio_ != nullptr) {
-        player_->setAudioOutput(nullptr);
-        delete audio_;
-        audio_ = nullptr;
+    pause();
+    source_ = path;
+    playable_ = !path.isEmpty() && QFileInfo(path).isFile();
+    playhead_ = base_ = 0;
+    duration_ = 0;
+    shownTime_ = -1;
+    view_->setImage(QImage());
+    buffer_->open(playable_ ? path : QString());
+    for (QWidget* w : {static_cast<QWidget*>(play_), static_cast<QWidget*>(stepBack_),
+                       static_cast<QWidget*>(stepForward_), static_cast<QWidget*>(position_)}) {
+        w->setEnabled(playable_);
     }
-    mute_->setEnabled(haveDevice);
-    mute_->setToolTip(haveDevice ? tr("Mute")
-                                 : tr("Sound is off: this machine has no audio device."));
-}
-
-QString VideoPlayerPanel::timeText() const {
-    return time_->text();
-}
-
-void VideoPlayerPanel::updateTime(qint64 ms) {
-    time_->setText(tr("%1 / %2").arg(clock(ms), clock(player_->duration())));
+    position_->setRange(0, 0);
+    position_->setValue(0);
+    note_->setText(playable_ ? QString()
+                             : (path.isEmpty() ? tr("No video to play.")
+                                               : tr("%1 cannot be played here (a frame folder or "
+                                                    "a feature file).")
+                                                     .arg(QFileInfo(path).fileName())));
+    note_->setVisible(!playable_);
+    updateTime();
 }
 
 QString VideoPlayerPanel::note() const {
     return note_->isVisibleTo(this) ? note_->text() : QString();
 }
 
-void VideoPlayerPanel::togglePlayback() {
-    if (player_->playbackState() == QMediaPlayer::PlayingState) {
-        player_->pause();
-    } else {
-        player_->play();
-    }
+QString VideoPlayerPanel::timeText() const {
+    return time_->text();
 }
 
-void VideoPlayerPanel::onPosition(qint64 ms) {
-    if (!position_->isSliderDown()) {
-        position_->setValue(static_cast<int>(ms));
-    }
-    updateTime(ms);
-    if (player_->playbackState() != QMediaPlayer::PlayingState) {
+double VideoPlayerPanel::position() const {
+    return playhead_;
+}
+
+double VideoPlayerPanel::duration() const {
+    return duration_;
+}
+
+double VideoPlayerPanel::speed() const {
+    return speed_->currentData().toDouble();
+}
+
+double VideoPlayerPanel::frameStep() const {
+    const double fps = buffer_->fps();
+    return 1.0 / (fps > 0 ? fps : kDefaultFps);
+}
+
+void VideoPlayerPanel::togglePlayback() {
+    playing_ ? pause() : play();
+}
+
+void VideoPlayerPanel::play() {
+    if (!playable_ || playing_) {
         return;
     }
-    // The last sampled frame at or before the playhead.
-    const double t = ms / 1000.0;
-    int frame = 0;
+    const double last = buffer_->lastFrameTime();
+    if (last >= 0 && playhead_ >= last) {
+        seek(0);  // Play at the end starts again
+    }
+    playing_ = true;
+    base_ = playhead_;
+    elapsed_.restart();
+    clock_->start();
+    updatePlayIcon();
+}
+
+void VideoPlayerPanel::pause() {
+    playing_ = false;
+    clock_->stop();
+    updatePlayIcon();
+}
+
+void VideoPlayerPanel::updatePlayIcon() {
+    play_->setIcon(style()->standardIcon(playing_ ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+}
+
+void VideoPlayerPanel::seek(double seconds) {
+    if (!playable_) {
+        return;
+    }
+    const double end = duration_ > 0 ? duration_ : seconds;
+    playhead_ = std::clamp(std::isfinite(seconds) ? seconds : 0.0, 0.0, std::max(0.0, end));
+    base_ = playhead_;
+    elapsed_.restart();
+    buffer_->setCursor(playhead_);
+    showFrameAt(playhead_);
+    updateTime();
+}
+
+void VideoPlayerPanel::stepFrames(int frames) {
+    pause();
+    const double from = shownTime_ >= 0 ? shownTime_ : playhead_;
+    // Half a frame past the wanted one: frame times are not exactly on the nominal rate.
+    seek(std::max(0.0, from + (frames + 0.5) * frameStep()));
+    // The overlay follows a step like a playing clock.
+    followingPlayer_ = true;
+    for (int i = overlay_->frameCount() - 1; i >= 0; --i) {
+        if (overlay_->frameTime(i) <= playhead_ + 1e-3) {
+            overlay_->setCurrentFrame(i);
+            break;
+        }
+    }
+    followingPlayer_ = false;
+}
+
+void VideoPlayerPanel::tick() {
+    if (!playing_) {
+        return;
+    }
+    double t = base_ + double(elapsed_.elapsed()) / 1000.0 * speed();
+    const double last = buffer_->lastFrameTime();
+    if (last >= 0 && t >= last + frameStep()) {
+        if (loop_->isChecked()) {
+            seek(0);
+            return;
+        }
+        seek(last);
+        pause();
+        emit finished();
+        return;
+    }
+    if (!buffer_->holdsUpTo(t)) {
+        // Decoding is behind the clock: wait at the frame on screen instead of skipping.
+        base_ = playhead_;
+        elapsed_.restart();
+        buffer_->setCursor(playhead_);
+        return;
+    }
+    playhead_ = t;
+    buffer_->setCursor(t);
+    showFrameAt(t);
+    updateTime();
+    // The last sampled frame at or before the playhead becomes the overlay's frame.
+    int frame = -1;
     for (int i = 0; i < overlay_->frameCount(); ++i) {
         if (overlay_->frameTime(i) <= t + 1e-3) {
             frame = i;
         }
     }
-    followingPlayer_ = true;
-    overlay_->setCurrentFrame(frame);
-    followingPlayer_ = false;
+    if (frame >= 0) {
+        followingPlayer_ = true;
+        overlay_->setCurrentFrame(frame);
+        followingPlayer_ = false;
+    }
+}
+
+void VideoPlayerPanel::showFrameAt(double seconds) {
+    const PlaybackBuffer::Frame f = buffer_->frameAt(seconds);
+    if (!f.image.isNull() && f.time != shownTime_) {
+        shownTime_ = f.time;
+        view_->setImage(f.image);
+    }
 }
 
 void VideoPlayerPanel::onFrameChosen(int frame) {
-    if (followingPlayer_ || player_->source().isEmpty()) {
+    if (followingPlayer_ || !playable_ || frame < 0 || frame >= overlay_->frameCount()) {
         return;
     }
-    player_->setPosition(static_cast<qint64>(overlay_->frameTime(frame) * 1000.0));
+    seek(overlay_->frameTime(frame));
+}
+
+void VideoPlayerPanel::updateDuration() {
+    const double last = buffer_->lastFrameTime();
+    const double d = last >= 0 ? last + frameStep() : buffer_->statedDuration();
+    if (d != duration_) {
+        duration_ = d;
+        position_->setRange(0, int(std::lround(duration_ * 1000.0)));
+        updateTime();
+    }
+}
+
+void VideoPlayerPanel::updateTime() {
+    if (!position_->isSliderDown()) {
+        position_->setValue(int(std::lround(playhead_ * 1000.0)));
+    }
+    time_->setText(tr("%1 / %2").arg(clock(playhead_), clock(duration_)));
 }
 
 }  // namespace once::studio

@@ -1,57 +1,115 @@
 #pragma once
-// Playback of the opened video with Qt Multimedia, tied to the overlay: while playing, the
-// sampled frame at or before the playhead becomes the current frame; choosing a frame in the
-// strip seeks the player there.
+// Playback of the opened video, tied to the overlay (issue 30): the frames come from the core's
+// own decoder on a worker (player/playback_buffer.h), so no third-party playback engine can take
+// the studio down on a file the core reads. While playing, the sampled frame at or before the
+// playhead becomes the overlay's current frame; choosing a frame in the strip moves the playhead
+// there. Play/pause, frame steps, speed and loop; the picture plays without sound.
+#include <QElapsedTimer>
+#include <QImage>
 #include <QWidget>
 
-class QAudioOutput;
+class QCheckBox;
+class QComboBox;
 class QLabel;
-class QMediaDevices;
-class QMediaPlayer;
 class QSlider;
+class QTimer;
 class QToolButton;
-class QVideoWidget;
 
 namespace once::studio {
 
 class GroupOverlay;
+class PlaybackBuffer;
+
+/// The picture of the player: the current image fitted into the widget, black around it.
+class PlaybackView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit PlaybackView(QWidget* parent = nullptr);
+    void setImage(const QImage& image);
+    const QImage& image() const { return image_; }
+    QSize sizeHint() const override { return {320, 180}; }
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+
+  private:
+    QImage image_;
+};
 
 class VideoPlayerPanel : public QWidget {
     Q_OBJECT
   public:
     explicit VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent = nullptr);
+    ~VideoPlayerPanel() override;
 
-    /// Plays `path` (a file; a frame folder or an empty path shows a note instead).
+    /// Plays `path` (a file; a frame folder or an empty path shows a note instead). The
+    /// playhead goes to the start, paused, showing the first frame.
     void setSource(const QString& path);
-    QMediaPlayer* player() const { return player_; }
+    QString source() const { return source_; }
     QToolButton* playButton() const { return play_; }
-    QToolButton* muteButton() const { return mute_; }
+    QToolButton* stepBackButton() const { return stepBack_; }
+    QToolButton* stepForwardButton() const { return stepForward_; }
+    QComboBox* speedBox() const { return speed_; }
+    QCheckBox* loopBox() const { return loop_; }
+    QSlider* positionSlider() const { return position_; }
+    PlaybackView* view() const { return view_; }
+    PlaybackBuffer* buffer() const { return buffer_; }
     /// The note under the controls ("" when the video can be played).
     QString note() const;
     /// "position / duration" beside the slider ("0:03 / 0:16").
     QString timeText() const;
-    QVideoWidget* videoWidget() const { return video_; }
+    bool isPlaying() const { return playing_; }
+    /// The playhead in seconds.
+    double position() const;
+    /// The clip's duration in seconds (the container's until the end was decoded; 0 unknown).
+    double duration() const;
+    /// Time of the frame on screen (-1: none yet).
+    double shownFrameTime() const { return shownTime_; }
+    /// Playback speed factor (1 = real time).
+    double speed() const;
 
   public slots:
     void togglePlayback();
+    void play();
+    void pause();
+    /// Moves the playhead to `seconds` (clamped to the clip), keeping play or pause.
+    void seek(double seconds);
+    /// One frame of the video forward or back (pauses).
+    void stepFrames(int frames);
+
+  signals:
+    /// Playback reached the end of the clip (not looping) and stopped there.
+    void finished();
 
   private:
-    void onPosition(qint64 ms);
+    void tick();
+    void showFrameAt(double seconds);
     void onFrameChosen(int frame);
-    void updateTime(qint64 ms);
-    /// Attaches an audio output only while the machine has an audio device (see the .cpp).
-    void followAudioDevices();
+    void updateDuration();
+    void updateTime();
+    void updatePlayIcon();
+    double frameStep() const;
 
     GroupOverlay* overlay_;
-    QMediaPlayer* player_;
-    QAudioOutput* audio_ = nullptr;  ///< null while there is no audio device
-    QMediaDevices* devices_ = nullptr;
-    QVideoWidget* video_;
+    PlaybackBuffer* buffer_;
+    PlaybackView* view_;
     QToolButton* play_;
-    QToolButton* mute_;
+    QToolButton* stepBack_;
+    QToolButton* stepForward_;
+    QComboBox* speed_;
+    QCheckBox* loop_;
     QSlider* position_;
     QLabel* time_;
     QLabel* note_;
+    QTimer* clock_;
+    QElapsedTimer elapsed_;
+    QString source_;
+    bool playable_ = false;
+    bool playing_ = false;
+    double base_ = 0;       ///< playhead when the clock was last (re)started
+    double playhead_ = 0;   ///< seconds
+    double duration_ = 0;
+    double shownTime_ = -1;
     bool followingPlayer_ = false;
 };
 

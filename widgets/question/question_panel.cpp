@@ -23,11 +23,13 @@
 #include "charts/chart_data.h"
 #include "charts/chart_export.h"
 #include "codebook/codebook.h"
+#include "common/export_folder.h"
 #include "compress/compression.h"
 #include "pipeline/session.h"
 #include "question/answer_statistics.h"
 #include "session/answer_pipeline.h"
 #include "session/methods.h"
+#include "session/model_folder.h"
 #include "session/studio_session.h"
 #include "session/video_data.h"
 #include "tasks/background_task.h"
@@ -133,10 +135,8 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     auto saveAs = [this](const QString& title, const QString& name, const QString& filter,
                          bool (QuestionPanel::*save)(const QString&, QString*) const) {
         const QString path = QFileDialog::getSaveFileName(
-            this, title,
-            QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QLatin1Char('/') +
-                name,
-            filter);
+            this, title, exportPath(name, QStandardPaths::DocumentsLocation), filter);
+        rememberExportFile(path);
         QString error;
         if (!path.isEmpty() && !(this->*save)(path, &error)) {
             QMessageBox::warning(this, tr("Export failed"), error);
@@ -196,6 +196,15 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
         connect(session_, signal, this, [this] {
             if (!task_->isRunning()) {
                 clearProblem();  // the cause may be gone; the next question tells
+                if (compressedFailed_) {
+                    // Nor does the failed column keep the old error (issue 30: it stayed after
+                    // the video was re-encoded with the model's encoder).
+                    compressedFailed_ = false;
+                    once_->clear();
+                    onceTitle_->setText(QStringLiteral("<b>%1</b>").arg(
+                        methods::title(session_->method()).toHtmlEscaped()));
+                    updateExportButtons();
+                }
             }
         });
     }
@@ -225,11 +234,20 @@ bool QuestionPanel::canAnswer() const {
 
 QString QuestionPanel::unavailableReason() const {
     if (!session_->model()) {
-        return tr(
-            "Answering needs a model folder (File ▸ Open Model Folder…), such as a "
-            "LLaVA-OneVision checkpoint. The demo encoder has no language model, so it "
-            "cannot answer; the overlay, the budget slider and the charts work without "
-            "one.");
+        // The demo encoder is named only once its features are open (issue 30: the first-start
+        // hint spoke of it before anything was loaded).
+        const VideoData& v = session_->video();
+        const QString why =
+            tr("Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face "
+               "checkpoint as downloaded, such as %1.")
+                .arg(QString::fromStdString(ModelFolder::hubExamples()));
+        if (!v.isEmpty() && v.backbone == "demo") {
+            return why + QLatin1Char(' ') +
+                   tr("The demo encoder has no language model, so it cannot answer; the "
+                      "overlay, the budget slider and the charts work without one.");
+        }
+        return why + QLatin1Char(' ') +
+               tr("The overlay, the budget slider and the charts work without one.");
     }
     if (session_->video().isEmpty()) {
         return tr("Open a video to ask about it.");
@@ -309,6 +327,7 @@ void QuestionPanel::askQuestion() {
     clearProblem();
     dense_->clear();
     once_->clear();
+    compressedFailed_ = false;
     askedQuestion_ = question;
     fillStatistics(nullptr, nullptr);
     denseTitle_->setText(compare ? tr("<b>Dense</b>") : tr("<b>Dense</b>: not asked"));
@@ -358,6 +377,7 @@ void QuestionPanel::askQuestion() {
             showReports(compare ? dense.get() : nullptr, compressedOk ? onceReport.get() : nullptr,
                         title);
             if (!compressedError.isEmpty()) {
+                compressedFailed_ = true;
                 once_->setPlainText(
                     tr("No %1 answer: %2").arg(methods::title(method), compressedError));
                 onceTitle_->setText(tr("<b>%1</b>: failed").arg(title));
@@ -367,6 +387,21 @@ void QuestionPanel::askQuestion() {
             }
         };
     });
+}
+
+void QuestionPanel::restoreAnswers(const QString& question, const QString& dense,
+                                   const QString& compressed) {
+    if (task_->isRunning()) {
+        return;  // a question being answered now wins
+    }
+    question_->setText(question);
+    askedQuestion_ = question;
+    fillStatistics(nullptr, nullptr);
+    dense_->setPlainText(dense);
+    once_->setPlainText(compressed);
+    denseTitle_->setText(tr("<b>Dense</b> (from the saved session)"));
+    onceTitle_->setText(tr("<b>Compressed</b> (from the saved session)"));
+    updateExportButtons();
 }
 
 void QuestionPanel::showAnswerReports(const once::AskReport* dense,

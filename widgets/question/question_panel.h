@@ -41,6 +41,11 @@ class QuestionPanel : public QWidget {
     QPushButton* askButton() const { return ask_; }
     QString denseAnswer() const;
     QString onceAnswer() const;
+    /// The question of the answers shown ("" when none).
+    QString askedQuestion() const { return askedQuestion_; }
+    /// Shows a question and its two answers kept from an earlier run (a session file, the
+    /// autosave after a crash); the statistics are not kept, so the table stays empty.
+    void restoreAnswers(const QString& question, const QString& dense, const QString& compressed);
     /// A cell of the statistics table: `row` as labelled, column 0 Dense, 1 ONCE.
     QString statistic(const QString& row, int column) const;
     /// The statistics table (its rows are labelled in the vertical header, with tooltips).
@@ -110,6 +115,7 @@ class QuestionPanel : public QWidget {
     QToolButton* copyTable_;
     QToolButton* exportTable_;
     QString askedQuestion_;  ///< the question of the answers shown
+    bool compressedFailed_ = false;  ///< the compressed column shows an error, not an answer
 };
 
 }  // namespace once::studio

@@ -94,7 +94,8 @@ std::int64_t CompressionController::clampedBudget(const QString& method,
 
 void CompressionController::clampBudget() {
     once::CompressOptions options = session_.compressOptions();
-    options.budget = clampedBudget(session_.method(), options.budget);
+    options.budget =
+        clampedBudget(session_.method(), askedBudget_ > 0 ? askedBudget_ : options.budget);
     session_.installSettings(session_.method(), options);
 }
 
@@ -111,7 +112,11 @@ void CompressionController::request(const Change& change) {
     }
     once::CompressOptions options = session_.compressOptions();
     options.variant = change.variant.value_or(options.variant);
-    options.budget = clampedBudget(method, change.budget.value_or(options.budget));
+    if (change.budget) {
+        askedBudget_ = std::max<std::int64_t>(1, *change.budget);
+    }
+    const std::int64_t asked = askedBudget_ > 0 ? askedBudget_ : options.budget;
+    options.budget = clampedBudget(method, change.budget || change.method ? asked : options.budget);
     const bool newMethod = method != session_.method();
     const bool newBudget = options.budget != session_.budget();
     const bool newVariant = options.variant != session_.variant();

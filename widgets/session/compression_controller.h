@@ -81,6 +81,10 @@ class CompressionController : public QObject {
     QString errorTitle_;  // of the job on the compression worker
     std::map<QString, std::shared_ptr<PreparedPeer>> peers_;
     int preparations_ = 0;
+    /// The budget last asked for (0: none yet): a method that raised or lowered it to fit its
+    /// range does not carry that to the next method (issue 30: ONCE 64 → frame drop 729 → ONCE
+    /// came back at 256, so methods were no longer compared at the same budget).
+    std::int64_t askedBudget_ = 0;
     bool pending_ = false;  // a newer setting waits for the running compression
     bool compressing_ = false;
     BackgroundTask* compressTask_;

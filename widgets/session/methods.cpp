@@ -16,6 +16,28 @@ const char* const kContext = "once::studio::methods";
     QT_TRANSLATE_NOOP("once::studio::methods", "Frame drop"),
 };
 
+// The registry's one-line summaries, as the method box's tooltips show them (issue 30: English
+// in a Chinese interface). The text must equal the registration's (core/compress/…):
+// app_studio_test_translations checks that every registered summary is translated.
+[[maybe_unused]] const char* const kTranslatedSummaries[] = {
+    QT_TRANSLATE_NOOP("once::studio::methods",
+                      "DyCoke temporal token merging: frame i whole, its neighbours keep their least similar tokens, keep ratio from the budget"),
+    QT_TRANSLATE_NOOP("once::studio::methods",
+                      "FastVID: DySeg segments, salient tokens by attention (frame-mean cosine without it), DPC-kNN anchors merged per segment"),
+    QT_TRANSLATE_NOOP("once::studio::methods",
+                      "Uniform frame drop: whole frames at linspace positions, floor(budget/P) of them"),
+    QT_TRANSLATE_NOOP("once::studio::methods",
+                      "Uniform spatial average pooling per frame, stride chosen so that T x ceil(H/s) x ceil(W/s) <= budget"),
+    QT_TRANSLATE_NOOP("once::studio::methods",
+                      "ToMe bipartite soft matching on the video's tokens, r merges per round (0: as many as allowed) until the budget is met"),
+    QT_TRANSLATE_NOOP("once::studio::methods",
+                      "VisionZip per frame: dominant tokens by attention (frame-mean cosine without it) plus contextual tokens merged into strided targets"),
+    QT_TRANSLATE_NOOP("once::studio::methods",
+                      "VQToken adaptive k-means: cosine k-means++ per video, K by the elbow rule over [k_min, k_max] capped by the budget, cluster means"),
+    QT_TRANSLATE_NOOP("once::studio::methods",
+                      "ONCE: nearest codewords of a global codebook, B most used kept, tokens reassigned and mean-pooled (the paper's rule)"),
+};
+
 bool known(const QString& method) {
     return all().contains(method);
 }
@@ -40,6 +62,14 @@ QString title(const QString& method) {
     }
     const std::string t = once::compressorTitle(method.toStdString());
     return QCoreApplication::translate(kContext, t.c_str());
+}
+
+QString summary(const QString& method) {
+    if (!known(method)) {
+        return {};
+    }
+    const std::string s = once::compressorInfo(method.toStdString()).summary;
+    return QCoreApplication::translate(kContext, s.c_str());
 }
 
 bool needsCodebook(const QString& method) {

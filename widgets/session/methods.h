@@ -15,6 +15,8 @@ QStringList all();
 QString preferred();
 /// The display title, translated ("once" → "ONCE", "spatial-pool" → "Spatial pooling").
 QString title(const QString& method);
+/// The registry's one-line summary, translated ("" for a name the registry does not know).
+QString summary(const QString& method);
 /// Whether the method needs a codebook (ONCE) — and so has no budget without one.
 bool needsCodebook(const QString& method);
 /// Whether the method takes ONCE's ablation variants.

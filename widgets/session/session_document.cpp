@@ -4,7 +4,6 @@
 #include <QFileInfo>
 #include <QObject>
 #include <QPointer>
-#include <QSaveFile>
 #include <memory>
 
 #include "codebook/codebook.h"
@@ -15,6 +14,7 @@
 #include "session/studio_session.h"
 #include "session/video_loader.h"
 #include "tasks/background_task.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/json_file.h"
 #include "video/sampling_rule.h"
@@ -77,12 +77,7 @@ once::SessionFile captureSession(const StudioSession& session, int frame) {
 
 void writeSessionFile(const QString& path, const once::SessionFile& file) {
     const std::string text = once::serializeSessionFile(file, local(path));
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly) ||
-        out.write(text.data(), qint64(text.size())) != qint64(text.size()) || !out.commit()) {
-        once::fail("cannot write the session file", local(path), "", "a writable file",
-                   out.errorString().toStdString());
-    }
+    once::writeFileAtomically(local(path), text);  // throws OnceError naming the file
 }
 
 once::ParsedSession readSessionFile(const QString& path) {

@@ -22,8 +22,9 @@ once::SessionVocabulary sessionVocabulary();
 /// (the demo's stand-in) has no file and is left out.
 once::SessionFile captureSession(const StudioSession& session, int frame);
 
-/// Writes `file` at `path` through a temporary file renamed over it (QSaveFile). Throws
-/// OnceError naming `path` when it cannot be written.
+/// Writes `file` at `path` through a temporary file renamed over it (util/atomic_file.h; a
+/// symlink or special file at `path` is refused). Throws OnceError naming `path` when it cannot
+/// be written.
 void writeSessionFile(const QString& path, const once::SessionFile& file);
 
 /// Reads and parses `path` (at most kMaxSessionFileBytes), then drops the inputs that are not

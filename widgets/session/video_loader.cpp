@@ -185,17 +185,19 @@ void VideoLoader::startModelFolder(const QString& path) {
                     std::find(names.begin(), names.end(), backbone) != names.end();
                 const bool switchEncoder =
                     !model->backbone.isEmpty() && s.backbone != model->backbone && knownEncoder;
-                if (switchEncoder) {
-                    const std::string old = s.backbone.toStdString();
-                    // defaultSampling covers the demo encoder and names without a language
-                    // side too ("uniform:32").
-                    const bool defaultSampling =
-                        s.sampling.isEmpty() ||
-                        s.sampling.toStdString() == once::defaultSampling(old);
-                    s.backbone = model->backbone;
-                    if (defaultSampling && !model->samplingDefault.isEmpty()) {
-                        s.sampling = model->samplingDefault;
-                    }
+                // A sampling left at the studio backbone's default follows the folder's: its
+                // backbone's, or for Qwen3.5 its video processor's (as transformers samples).
+                // defaultSampling covers the demo encoder and names without a language side
+                // too ("uniform:32").
+                const bool defaultSampling =
+                    s.sampling.isEmpty() ||
+                    s.sampling.toStdString() == once::defaultSampling(s.backbone.toStdString());
+                const bool followSampling = defaultSampling && !model->samplingDefault.isEmpty() &&
+                                            s.sampling != model->samplingDefault &&
+                                            (switchEncoder || s.backbone == model->backbone);
+                if (switchEncoder || followSampling) {
+                    s.backbone = switchEncoder ? model->backbone : s.backbone;
+                    s.sampling = followSampling ? model->samplingDefault : s.sampling;
                     session_.setPipelineSettings(s);
                     session_.inform(
                         tr("Videos opened from now on are encoded by the model folder's %1 "

@@ -13,7 +13,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -56,6 +55,11 @@ std::pair<QCPGraph*, QCPGraph*> startCurves(QCustomPlot* plot, const QFont& font
                                             const CurveStyle& left, const CurveStyle& right) {
     plot->clearGraphs();
     plot->clearItems();
+    // Steps and epochs are whole numbers: ticks at integer multiples only (issue 30).
+    auto whole = QSharedPointer<QCPAxisTickerFixed>::create();
+    whole->setTickStep(1.0);
+    whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    plot->xAxis->setTicker(whole);
     plot->legend->setVisible(true);
     plot->legend->setFont(font);
     auto add = [plot](QCPAxis* axis, const CurveStyle& style) {
@@ -139,17 +143,11 @@ TrainerPanel::TrainerPanel(QWidget* parent)
     placeLegendBelow(curves_);
     resetCurves();
 
-    auto* page = new QWidget;
-    auto* pageLayout = new QVBoxLayout(page);
-    pageLayout->addLayout(inputs);
-    pageLayout->addWidget(options_);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(page);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-
+    // One column: the dock scrolls the whole panel. A scroll area of its own for the form was
+    // squeezed to ~70 px between the chart and the buttons at 1366 × 768 (issue 30).
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(scroll, 3);
+    layout->addLayout(inputs);
+    layout->addWidget(options_);
     layout->addLayout(buttons);
     layout->addLayout(progress);
     layout->addWidget(status_);
@@ -293,7 +291,12 @@ void TrainerPanel::suggestPathsFromCorpus(bool typing) {
     if (!f.exists() || (typing && !f.isFile())) {
         return;
     }
-    const QDir base(f.isDir() ? f.absoluteFilePath() : f.absolutePath());
+    // Beside the corpus, never inside a folder corpus: the next scan would take the cache's
+    // shards and the codebook for corpus input (issue 30). A folder's outputs are named after
+    // it in its parent; a manifest's go beside it (its entries are listed, not scanned).
+    const QFileInfo clean(QDir::cleanPath(f.absoluteFilePath()));  // "clips/" is "clips"
+    const QDir base = clean.absoluteDir();
+    const QString stem = clean.isDir() ? clean.fileName() + QLatin1Char('_') : QString();
     auto suggest = [](QLineEdit* edit, QString& last, const QString& value) {
         if (edit->text().isEmpty() || edit->text() == last) {
             last = value;
@@ -301,9 +304,9 @@ void TrainerPanel::suggestPathsFromCorpus(bool typing) {
         }
     };
     suggest(cache_, suggestedCache_,
-            QDir::cleanPath(base.filePath(QStringLiteral("once_stage_a_cache"))));
+            QDir::cleanPath(base.filePath(stem + QStringLiteral("once_stage_a_cache"))));
     suggest(output_, suggestedOutput_,
-            QDir::cleanPath(base.filePath(QStringLiteral("codebook.safetensors"))));
+            QDir::cleanPath(base.filePath(stem + QStringLiteral("codebook.safetensors"))));
 }
 
 QWidget* TrainerPanel::createPathRow(QLineEdit* edit, bool folder, bool save,
@@ -347,9 +350,25 @@ QWidget* TrainerPanel::createPathRow(QLineEdit* edit, bool folder, bool save,
 
 void TrainerPanel::updateButtons() {
     const bool running = task_->isRunning();
-    start_->setEnabled(!running && !corpus_->text().isEmpty());
-    start_->setText(!running && hasResumableCache(cache_->text()) ? tr("&Resume") : tr("&Train"));
+    const bool canStart = !running && !corpus_->text().isEmpty();
+    // Enable first and hand the focus over: a focus widget that is disabled passes the focus on
+    // along the chain, and the dock's scroll area scrolls to where it lands (issue 30: the dock
+    // jumped back to the form on Train, Cancel and Resume).
+    start_->setEnabled(start_->isEnabled() || canStart);
+    cancel_->setEnabled(cancel_->isEnabled() || running);
+    if (start_->hasFocus() && !canStart && running) {
+        cancel_->setFocus(Qt::OtherFocusReason);
+    } else if (cancel_->hasFocus() && !running && canStart) {
+        start_->setFocus(Qt::OtherFocusReason);
+    }
+    start_->setEnabled(canStart);
     cancel_->setEnabled(running);
+    // A finished run's cache is complete: training again is not resuming it (issue 30).
+    const bool finishedHere =
+        !finished_.isEmpty() && QDir::cleanPath(finishedCache_) == QDir::cleanPath(cache_->text());
+    start_->setText(!running && !finishedHere && hasResumableCache(cache_->text())
+                        ? tr("&Resume")
+                        : tr("&Train"));
     open_->setEnabled(!running && !finished_.isEmpty() && QFileInfo::exists(finished_));
 }
 
@@ -362,6 +381,10 @@ void TrainerPanel::resetCurves() {
     curves_->yAxis->setLabel(tr("Loss"));
     curves_->yAxis2->setVisible(true);
     curves_->yAxis2->setLabel(tr("Code usage"));
+    // A new run starts on fresh axes, not the last run's ranges (issue 30).
+    for (QCPAxis* axis : {curves_->xAxis, curves_->yAxis, curves_->yAxis2}) {
+        axis->setRange(0, 1);
+    }
     curves_->replot();
 }
 
@@ -399,8 +422,9 @@ void TrainerPanel::start() {
             once::Progress stageA = pa->makeProgress(progress.token());
             once::Progress stageB = pb->makeProgress(progress.token());
             const TrainingOutcome out = runTraining(r, stageA, stageB);
-            return [this, out] {
+            return [this, out, r] {
                 finished_ = out.codebook;
+                finishedCache_ = r.cacheDir;
                 for (QProgressBar* bar : {barA_, barB_}) {
                     bar->setRange(0, 1000);
                     bar->setValue(1000);

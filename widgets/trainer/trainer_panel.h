@@ -105,6 +105,7 @@ class TrainerPanel : public QWidget {
     PipelineSettings pipeline_;
     QString modelDir_;
     QString finished_;
+    QString finishedCache_;  ///< the Stage-A cache of the finished run
     QString suggestedCache_;   ///< what suggestPathsFromCorpus() last put in cache_
     QString suggestedOutput_;  ///< and in output_
     double step_ = 0;

@@ -6,6 +6,8 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <algorithm>
+#include <limits>
 #include <memory>
 
 #include "encode/decode_encode.h"
@@ -19,10 +21,50 @@
 namespace once::studio {
 namespace {
 bool isCorpusFile(const QFileInfo& f) {
-    return f.isFile() && (once::hasVideoExtension(f.fileName().toStdString()) ||
-                          f.suffix().toLower() == QLatin1String("safetensors"));
+    if (!f.isFile()) {
+        return false;
+    }
+    if (once::hasVideoExtension(f.fileName().toStdString())) {
+        return true;
+    }
+    // Feature files only: a codebook (the trainer's own output saved into the corpus) is not
+    // a video's features (issue 30).
+    return f.suffix().toLower() == QLatin1String("safetensors") &&
+           once::classifyPath(QFile::encodeName(f.absoluteFilePath()).toStdString()) ==
+               once::FileKind::FeatureFile;
+}
+
+/// A Stage-A cache folder (its manifest beside shard or pending files): the trainer's own
+/// output, never corpus input (issue 30: a cache inside the corpus was scanned as features).
+bool isStageACache(const QDir& dir) {
+    return QFileInfo(dir.filePath(QStringLiteral("manifest.json"))).isFile() &&
+           !dir.entryList({QStringLiteral("shard-*.safetensors"),
+                           QStringLiteral("pending-*.safetensors")},
+                          QDir::Files)
+                .isEmpty();
 }
 }  // namespace
+
+std::int64_t maxStageARepresentatives(std::int64_t videos, const once::SketchCacheOptions& o) {
+    // Each video gives at most m_max representatives (fewer when it has fewer tokens), and the
+    // global cap bounds the total.
+    std::int64_t bound = videos > 0 && o.sketch.mMax > 0 &&
+                                 videos > std::numeric_limits<std::int64_t>::max() / o.sketch.mMax
+                             ? std::numeric_limits<std::int64_t>::max()
+                             : videos * o.sketch.mMax;
+    if (o.cap > 0) {
+        bound = std::min(bound, o.cap);
+    }
+    return bound;
+}
+
+std::int64_t suggestedCodewords(std::int64_t representatives) {
+    std::int64_t k = 1;
+    while (k * 2 <= representatives) {
+        k *= 2;
+    }
+    return k;
+}
 
 std::vector<once::CorpusEntry> collectCorpus(const QString& corpus) {
     const QFileInfo info(corpus);
@@ -35,11 +77,21 @@ std::vector<once::CorpusEntry> collectCorpus(const QString& corpus) {
     }
     const QDir root(info.absoluteFilePath());
     QStringList files;
-    QDirIterator it(root.absolutePath(), QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString f = it.next();
-        if (isCorpusFile(QFileInfo(f))) {
-            files << f;
+    QStringList folders{root.absolutePath()};
+    while (!folders.isEmpty()) {
+        const QDir dir(folders.takeFirst());
+        if (isStageACache(dir)) {
+            continue;
+        }
+        for (const QFileInfo& f :
+             dir.entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
+            if (f.isDir()) {
+                if (!f.isSymLink()) {  // a linked folder could lead back up: not followed
+                    folders << f.absoluteFilePath();
+                }
+            } else if (isCorpusFile(f)) {
+                files << f.absoluteFilePath();
+            }
         }
     }
     files.sort();
@@ -76,6 +128,18 @@ TrainingOutcome runTraining(const TrainingRequest& r, once::Progress& stageA,
     }
     r.fit.validate();
     const auto corpus = collectCorpus(r.corpus);
+    // K must fit the representatives Stage A can give: said now, not after all of Stage A
+    // (issue 30: K = 8192 on four clips failed only at the end).
+    const std::int64_t most = maxStageARepresentatives(std::int64_t(corpus.size()), r.sketch);
+    if (r.fit.codewords > most) {
+        once::fail("more codewords than Stage A can give this corpus", r.corpus.toStdString(),
+                   "codewords",
+                   "at most " + std::to_string(most) + " (" + std::to_string(corpus.size()) +
+                       " videos × m-max " + std::to_string(r.sketch.sketch.mMax) +
+                       "); try K = " + std::to_string(suggestedCodewords(most)) +
+                       ", or more videos or a larger m-max",
+                   std::to_string(r.fit.codewords));
+    }
     QDir().mkpath(r.cacheDir);
 
     // Stage A: video entries go through the chosen encoder, created on first use.

@@ -39,11 +39,19 @@ struct TrainingOutcome {
 QString fitStatePath(const QString& output);
 
 /// The corpus entries of a manifest, or of every video / feature file under a folder (sorted;
-/// the category of a file is its sub-folder name relative to the root, "" at the root).
-/// Throws OnceError when the corpus is missing or holds no entry.
+/// the category of a file is its sub-folder name relative to the root, "" at the root). The
+/// trainer's own outputs found there are not input: Stage-A cache folders and codebooks are
+/// skipped. Throws OnceError when the corpus is missing or holds no entry.
 std::vector<once::CorpusEntry> collectCorpus(const QString& corpus);
 
-/// Runs both stages. Throws OnceError on bad input, once::Cancelled when cancelled.
+/// Most representatives Stage A can give `videos` videos with `options` (m-max per video,
+/// bounded by the global cap): the largest K Stage B can fit.
+std::int64_t maxStageARepresentatives(std::int64_t videos, const once::SketchCacheOptions& options);
+/// The K to suggest when the chosen one does not fit: the largest power of two within
+/// `representatives`.
+std::int64_t suggestedCodewords(std::int64_t representatives);
+
+/// Runs both stages. Refuses, before Stage A, more codewords than maxStageARepresentatives. Throws OnceError on bad input, once::Cancelled when cancelled.
 TrainingOutcome runTraining(const TrainingRequest& request, once::Progress& stageA,
                             once::Progress& stageB);
 

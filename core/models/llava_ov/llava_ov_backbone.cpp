@@ -139,6 +139,7 @@ const bool kRegistered = [] {
                       .title = "LLaVA-OneVision",
                       .defaultSampling = "uniform:32",
                       .promptFormats = "auto, llava-next or chat-template",
+                      .hubExample = "llava-hf/llava-onevision-qwen2-7b-ov-hf",
                       .detect = isLlavaOvConfig,
                       .load = [](const BackboneOptions& o) -> std::unique_ptr<LanguageBackbone> {
                           return std::make_unique<LlavaOvBackbone>(o);

@@ -212,6 +212,7 @@ const bool kRegistered = [] {
                       .title = "Qwen3.5",
                       .defaultSampling = "fps:2:4:256",
                       .promptFormats = "auto, transformers5 or qwen3-vl",
+                      .hubExample = "Qwen/Qwen3.5-9B",
                       .detect = isQwen3_5Config,
                       .load = [](const BackboneOptions& o) -> std::unique_ptr<LanguageBackbone> {
                           return std::make_unique<Qwen3_5Backbone>(o);
@@ -220,6 +221,13 @@ const bool kRegistered = [] {
                           [](const nlohmann::json& config, const std::string& file) {
                               return LlmShape::of(Qwen3_5Config::fromJson(config, file).text,
                                                   "qwen3_5");
+                          },
+                      // transformers samples by the folder's video processor (fps, min and
+                      // max frames; its class cap is 768 frames), the paper by fps:2:4:256.
+                      .folderSampling =
+                          [](const std::string& dir) {
+                              const auto s = Qwen3_5VideoSettings::fromFolder(dir);
+                              return SamplingChoice{s.samplingRule(), s.samplingNotice()};
                           }});
     return true;
 }();

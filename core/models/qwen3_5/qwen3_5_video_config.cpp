@@ -1,11 +1,14 @@
 #include "models/qwen3_5/qwen3_5_video_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "models/processor_config.h"  // normalisation ranges
 #include "util/error.h"
 #include "util/json_file.h"
+#include "video/sampling_rule.h"
 
 namespace once {
 namespace {
@@ -78,10 +81,8 @@ Qwen3_5VideoSettings Qwen3_5VideoSettings::fromJson(const nlohmann::json& j,
     }
     if (const nlohmann::json* m = find("rescale_factor")) {
         s.rescaleFactor = jsonToNumber(*m, file, prefix + "rescale_factor");
-        if (!(s.rescaleFactor > 0)) {
-            fail("rescale factor must be positive", file, prefix + "rescale_factor", "> 0",
-                 std::to_string(s.rescaleFactor));
-        }
+        checkProcessorRange(s.rescaleFactor, kMinRescaleFactor, kMaxRescaleFactor, file,
+                            prefix + "rescale_factor");
     }
     if (const nlohmann::json* m = find("fps")) {
         s.fps = jsonToNumber(*m, file, prefix + "fps");
@@ -90,7 +91,7 @@ Qwen3_5VideoSettings Qwen3_5VideoSettings::fromJson(const nlohmann::json& j,
                  std::to_string(s.fps));
         }
     }
-    auto triple = [&](const char* key, std::array<double, 3>& v, bool positive) {
+    auto triple = [&](const char* key, std::array<double, 3>& v, double lo, double hi) {
         const nlohmann::json* m = find(key);
         if (!m) {
             return;
@@ -106,14 +107,12 @@ Qwen3_5VideoSettings Qwen3_5VideoSettings::fromJson(const nlohmann::json& j,
             fail("expected three channel values", file, f, "a number or [r, g, b]",
                  printableExcerpt(m->dump(), 60));
         }
-        for (double x : v) {
-            if (positive && !(x > 0)) {
-                fail("a channel value must be positive", file, f, "> 0", std::to_string(x));
-            }
+        for (std::size_t i = 0; i < 3; ++i) {
+            checkProcessorRange(v[i], lo, hi, file, f + "[" + std::to_string(i) + "]");
         }
     };
-    triple("image_mean", s.mean, false);
-    triple("image_std", s.std, true);
+    triple("image_mean", s.mean, -kMaxAbsImageMean, kMaxAbsImageMean);
+    triple("image_std", s.std, kMinImageStd, kMaxImageStd);
     return s;
 }
 
@@ -140,6 +139,40 @@ Qwen3_5VideoSettings Qwen3_5VideoSettings::fromFolder(const std::string& folder)
                " (processor_config.json's video_processor or video_preprocessor_config.json): "
                "using Qwen3VLVideoProcessor's defaults (131,072-786,432 pixels, mean = std = 0.5)";
     return s;
+}
+
+std::string Qwen3_5VideoSettings::samplingRule() const {
+    if (fps > 1e6) {
+        fail("the video processor's sampling rate is out of range",
+             source.empty() ? "Qwen3VLVideoProcessor" : source, "fps", "at most 1000000",
+             std::to_string(fps));
+    }
+    SamplingRule r;
+    r.kind = SamplingRule::Kind::Fps;
+    r.fps = fps;
+    r.maxFrames = int(std::min<std::int64_t>(maxFrames, kMaxSampledFrames));
+    r.minFrames = int(std::min<std::int64_t>(minFrames, r.maxFrames));
+    return r.toString();
+}
+
+std::string Qwen3_5VideoSettings::samplingNotice() const {
+    const std::string rule = samplingRule();
+    const std::string fpsText = rule.substr(4, rule.find(':', 4) - 4);  // "fps:F:MIN:MAX"
+    std::string n = "frame sampling " + rule + " as transformers samples this folder (fps " +
+                    fpsText + ", min_frames " + std::to_string(minFrames) + ", max_frames " +
+                    std::to_string(maxFrames) + " of " +
+                    (source.empty() ? "Qwen3VLVideoProcessor's defaults: the folder has no video "
+                                      "processor settings"
+                                    : source) +
+                    ")";
+    if (maxFrames > kMaxSampledFrames) {
+        n += "; max_frames capped at " + std::to_string(kMaxSampledFrames) +
+             ", the most frames a rule samples";
+    }
+    if (minFrames > maxFrames) {
+        n += "; min_frames above max_frames counts as max_frames, as in transformers";
+    }
+    return n + "; the paper's rule: --sampling fps:2:4:256";
 }
 
 std::pair<std::int64_t, std::int64_t> qwen3_5SmartResize(std::int64_t frames, std::int64_t height,
@@ -177,6 +210,9 @@ std::pair<std::int64_t, std::int64_t> qwen3_5SmartResize(std::int64_t frames, st
     std::int64_t wBar = pyRound(w / double(factor)) * factor;
     const std::int64_t tBar = pyRound(double(frames) / double(tf)) * tf;
     const double n = double(frames);
+    // The field that set the size: the minimum when it scaled the frame up, else the maximum
+    // that let it through.
+    const char* field = "size.longest_edge";
     if (double(tBar) * double(hBar) * double(wBar) > double(maxPixels)) {
         const double beta = std::sqrt((n * h * w) / double(maxPixels));
         hBar = std::max(factor, std::int64_t(std::floor(h / beta / double(factor))) * factor);
@@ -185,11 +221,24 @@ std::pair<std::int64_t, std::int64_t> qwen3_5SmartResize(std::int64_t frames, st
         const double beta = std::sqrt(double(s.minPixels) / (n * h * w));
         hBar = std::int64_t(std::ceil(h * beta / double(factor))) * factor;
         wBar = std::int64_t(std::ceil(w * beta / double(factor))) * factor;
+        field = "size.shortest_edge";
     }
-    if (hBar > kMaxQwen35FrameSide || wBar > kMaxQwen35FrameSide) {
-        fail("the resized frame is too large", {}, "size.shortest_edge",
-             "at most " + std::to_string(kMaxQwen35FrameSide) + " per side",
-             std::to_string(wBar) + " x " + std::to_string(hBar));
+    const std::string where = s.source.empty() ? "Qwen3VLVideoProcessor defaults" : s.source;
+    if (hBar > kMaxQwen35FrameSide || wBar > kMaxQwen35FrameSide ||
+        double(hBar) * double(wBar) > double(kMaxQwen35ResizedFramePixels)) {
+        fail("the processor settings resize each frame beyond the limit", where, field,
+             "at most " + std::to_string(kMaxQwen35ResizedFramePixels) + " pixels a frame",
+             std::to_string(wBar) + " x " + std::to_string(hBar) + " from " +
+                 std::to_string(width) + " x " + std::to_string(height));
+    }
+    // Merged tokens of the video: (t / temporal) · (h / factor) · (w / factor).
+    const double tokens = double(std::max(tBar, tf) / tf) * double(hBar / factor) *
+                          double(wBar / factor);
+    if (tokens > double(kMaxQwen35VideoTokens)) {
+        fail("the processor settings give the video more visual tokens than the limit", where,
+             field, "at most " + std::to_string(kMaxQwen35VideoTokens) + " tokens",
+             std::to_string(std::int64_t(tokens)) + " tokens (" + std::to_string(frames) +
+                 " frames of " + std::to_string(wBar) + " x " + std::to_string(hBar) + ")");
     }
     return {hBar, wBar};
 }

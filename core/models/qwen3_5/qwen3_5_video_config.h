@@ -17,6 +17,13 @@ constexpr std::int64_t kMaxQwen35FrameSide = 32768;
 constexpr std::int64_t kMaxQwen35PixelBudget = std::int64_t(1) << 31;
 /// Most frames one processor call takes (the paper samples at most 256).
 constexpr std::int64_t kMaxQwen35Frames = 4096;
+/// Sizes the processor derives from the settings, bounded before anything is allocated (a
+/// pixel budget of 2^31, inside the file limits, would resize a 64x48 clip to 20096x26784 a
+/// frame): a resized frame holds at most 2^24 pixels (4096 x 4096; Qwen3-VL's published
+/// settings give at most 786,432), a video at most 2^17 merged tokens (Qwen3.5's context is
+/// 262,144 tokens; the published budget gives 12,288).
+constexpr std::int64_t kMaxQwen35ResizedFramePixels = std::int64_t(1) << 24;
+constexpr std::int64_t kMaxQwen35VideoTokens = std::int64_t(1) << 17;
 
 struct Qwen3_5VideoSettings {
     // Qwen3VLVideoProcessor's class defaults.
@@ -33,6 +40,14 @@ struct Qwen3_5VideoSettings {
     std::string source;  ///< the file (and object) read; empty: class defaults
     std::string notice;  ///< non-empty when no file gave the settings
 
+    /// The frame sampling transformers' sample_frames applies with these settings, as a rule:
+    /// fps:FPS:MIN:MAX (min_frames above max_frames lowered to it, which gives the same count;
+    /// max_frames above kMaxSampledFrames capped there). Throws OnceError naming the file and
+    /// the fps field for a rate above 10^6 frames per second.
+    std::string samplingRule() const;
+    /// For the user: the rule, the file and values it came from, and the paper's rule.
+    std::string samplingNotice() const;
+
     /// From `folder`: processor_config.json's "video_processor" (transformers 5), else
     /// video_preprocessor_config.json (hub folders), else the class defaults with a notice.
     /// Throws OnceError naming the file and field for a malformed or out-of-range value, a
@@ -46,7 +61,9 @@ struct Qwen3_5VideoSettings {
 /// transformers' smart_resize (Qwen3-VL video): (height, width) rounded to multiples of
 /// `factor` (patch × merge) with t·h·w inside [minPixels, maxPixels] (t = frame count rounded to
 /// the temporal patch), Python's round-half-even included. Throws OnceError for fewer frames than
-/// the temporal patch, a side of zero or an aspect ratio above 200, as the reference raises.
+/// the temporal patch, a side of zero or an aspect ratio above 200, as the reference raises, and
+/// for a result beyond kMaxQwen35ResizedFramePixels or kMaxQwen35VideoTokens, naming the
+/// settings' file and the size field that asked for it.
 std::pair<std::int64_t, std::int64_t> qwen3_5SmartResize(std::int64_t frames, std::int64_t height,
                                                          std::int64_t width,
                                                          const Qwen3_5VideoSettings& s);

@@ -1,0 +1,263 @@
+#include "serve/remote_client.h"
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "serve/media_url.h"
+#include "util/error.h"
+#include "util/json_file.h"
+
+namespace once::serve {
+namespace {
+
+using json = nlohmann::json;
+
+std::unique_ptr<httplib::Client> connect(const RemoteEndpoint& e) {
+    auto c = std::make_unique<httplib::Client>(e.url);
+    if (!c->is_valid()) {
+        fail("not a server URL", e.url, "server", "http://host:port", e.url);
+    }
+    c->set_connection_timeout(10, 0);
+    c->set_read_timeout(e.timeoutSeconds, 0);
+    c->set_write_timeout(e.timeoutSeconds, 0);
+    if (!e.apiKey.empty()) {
+        c->set_bearer_token_auth(e.apiKey);
+    }
+    return c;
+}
+
+// The server's OpenAI error as an OnceError naming the URL and the field.
+[[noreturn]] void serverError(const RemoteEndpoint& e, int status, const std::string& body) {
+    const json j = json::parse(body, nullptr, false);
+    if (j.is_object() && j.contains("error") && j["error"].is_object()) {
+        const json& err = j["error"];
+        fail("the server refused the request (HTTP " + std::to_string(status) +
+                 "): " + err.value("message", std::string()),
+             e.url, err.contains("param") && err["param"].is_string() ? err["param"].get<std::string>() : "");
+    }
+    fail("the server answered HTTP " + std::to_string(status), e.url, "server",
+         "an OpenAI-compatible server", printableExcerpt(body, 200));
+}
+
+std::vector<std::int64_t> ints(const json& j, const std::string& url, const std::string& field) {
+    std::vector<std::int64_t> v;
+    if (!j.is_array()) {
+        fail("unexpected answer", url, field, "an array of integers", jsonTypeName(j));
+    }
+    for (const json& x : j) {
+        v.push_back(jsonToInt(x, url, field, -1, std::numeric_limits<std::int64_t>::max()));
+    }
+    return v;
+}
+
+// The report of a `once` member (serve/openai_json.h onceJson), checked as untrusted input.
+void fillReport(RemoteAnswer& a, const json& once, const std::string& url) {
+    AskReport& r = a.report;
+    r.tokenIds = ints(jsonRequire(once, "token_ids", url, "once"), url, "once.token_ids");
+    r.dense = jsonToBool(jsonRequire(once, "dense", url, "once"), url, "once.dense");
+    if (!r.dense) {
+        r.method = jsonToString(jsonRequire(once, "method", url, "once"), url, "once.method");
+        r.budget = jsonToInt(jsonRequire(once, "budget", url, "once"), url, "once.budget", 1,
+                             std::numeric_limits<std::int32_t>::max());
+    }
+    const json& vt = jsonRequire(once, "visual_tokens", url, "once");
+    const std::int64_t big = std::int64_t(1) << 40;
+    r.sourceTokens = jsonToInt(jsonRequire(vt, "before", url, "once.visual_tokens"), url,
+                               "once.visual_tokens.before", 0, big);
+    r.contentTokens = jsonToInt(jsonRequire(vt, "content", url, "once.visual_tokens"), url,
+                                "once.visual_tokens.content", 0, big);
+    r.layoutTokens = jsonToInt(jsonRequire(vt, "layout", url, "once.visual_tokens"), url,
+                               "once.visual_tokens.layout", 0, big);
+    if (const json* f = jsonFind(once, "prefill_flops", url, "once")) {
+        r.prefillFlops = jsonToNumber(*f, url, "once.prefill_flops");
+    }
+    for (const json& s : jsonRequire(once, "stages", url, "once")) {
+        StageReport st;
+        st.name = jsonToString(jsonRequire(s, "name", url, "once.stages"), url, "once.stages.name");
+        st.seconds = jsonToNumber(jsonRequire(s, "seconds", url, "once.stages"), url,
+                                  "once.stages.seconds");
+        st.cached = jsonBoolOr(s, "cached", false, url, "once.stages");
+        r.stages.push_back(st);
+    }
+    const json& video = jsonRequire(once, "video", url, "once");
+    a.videoSha256 = jsonStringOr(video, "sha256", "", url, "once.video");
+    a.videoCached = jsonBoolOr(video, "cached", false, url, "once.video");
+    const json* groups = jsonFind(once, "groups", url, "once");
+    if (groups && !r.dense) {
+        const std::int64_t frames = jsonToInt(jsonRequire(*groups, "frames", url, "once.groups"),
+                                              url, "once.groups.frames", 1, big);
+        const std::int64_t patches = jsonToInt(jsonRequire(*groups, "patches", url, "once.groups"),
+                                               url, "once.groups.patches", 1, big);
+        if (frames * patches != r.sourceTokens) {
+            fail("kept groups of another size", url, "once.groups", std::to_string(r.sourceTokens),
+                 std::to_string(frames * patches));
+        }
+        r.groupOfToken.assign(std::size_t(frames * patches), -1);
+        for (const json& row : jsonRequire(*groups, "rows", url, "once.groups")) {
+            const std::int64_t m = jsonToInt(jsonRequire(row, "row", url, "once.groups.rows"), url,
+                                             "once.groups.rows.row", 0, r.contentTokens);
+            r.codewordIds.push_back(jsonToInt(jsonRequire(row, "codeword", url, "once.groups.rows"),
+                                              url, "once.groups.rows.codeword", -1, big));
+            for (const json& member : jsonRequire(row, "members", url, "once.groups.rows")) {
+                const std::int64_t t = jsonToInt(jsonRequire(member, "frame", url, "members"), url,
+                                                 "once.groups.rows.members.frame", 0, frames - 1);
+                for (std::int64_t p : ints(jsonRequire(member, "patches", url, "members"), url,
+                                           "once.groups.rows.members.patches")) {
+                    if (p < 0 || p >= patches) {
+                        fail("patch index out of range", url, "once.groups.rows.members.patches",
+                             "0.." + std::to_string(patches - 1), std::to_string(p));
+                    }
+                    r.groupOfToken[std::size_t(t * patches + p)] = m;
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+std::string remoteModel(const RemoteEndpoint& e) {
+    auto c = connect(e);
+    auto res = c->Get("/v1/models");
+    if (!res) {
+        fail("cannot reach the server: " + httplib::to_string(res.error()), e.url, "server",
+             "a running `once serve`", "no answer");
+    }
+    if (res->status != 200) {
+        serverError(e, res->status, res->body);
+    }
+    const json j = parseJsonText(res->body, e.url + "/v1/models");
+    const json& data = jsonRequire(j, "data", e.url, "");
+    if (!data.is_array() || data.empty()) {
+        fail("the server lists no model", e.url, "data", "one model", "none");
+    }
+    return jsonToString(jsonRequire(data[0], "id", e.url, "data[0]"), e.url, "data[0].id");
+}
+
+RemoteAnswer askRemote(const RemoteEndpoint& e, const std::string& videoPath,
+                       const std::string& question, const AskOptions& o,
+                       const std::string& sampling, const CancelToken& cancel,
+                       std::size_t maxVideoBytes) {
+    json once = json::object();
+    if (o.budget) {
+        once["budget"] = *o.budget;
+    } else {
+        once["dense"] = true;
+    }
+    if (!o.method.empty()) {
+        once["method"] = o.method;
+    }
+    if (!o.params.empty()) {
+        once["params"] = o.params;
+    }
+    once["return_groups"] = true;
+    if (!sampling.empty()) {
+        once["sampling"] = sampling;
+    }
+    json content = json::array();
+    content.push_back({{"type", "video_url"},
+                       {"video_url",
+                        {{"url", videoDataUrl(readFileLimited(videoPath, maxVideoBytes), videoPath)}}}});
+    content.push_back({{"type", "text"}, {"text", question}});
+    json messages = json::array();
+    if (!o.system.empty()) {
+        messages.push_back({{"role", "system"}, {"content", o.system}});
+    }
+    messages.push_back({{"role", "user"}, {"content", content}});
+    const json body = {{"messages", messages},      {"max_tokens", o.maxNewTokens},
+                       {"temperature", o.temperature}, {"top_p", o.topP},
+                       {"seed", o.seed},               {"stream", true},
+                       {"stream_options", {{"include_usage", true}}}, {"once", once}};
+
+    RemoteAnswer a;
+    int status = 0;
+    std::string buffer, errorBody, finish;
+    bool sawOnce = false;
+    httplib::Request req;
+    req.method = "POST";
+    req.path = "/v1/chat/completions";
+    req.body = body.dump();
+    req.set_header("Content-Type", "application/json");
+    req.response_handler = [&](const httplib::Response& r) {
+        status = r.status;
+        return true;
+    };
+    // Server-sent events: "data: {json}\n\n" … "data: [DONE]\n\n".
+    auto onEvent = [&](const std::string& data) {
+        if (data == "[DONE]") {
+            return;
+        }
+        const json j = parseJsonText(data, e.url, "a server-sent event");
+        if (j.contains("error")) {
+            serverError(e, 500, data);
+        }
+        if (const json* ch = jsonFind(j, "choices", e.url, ""); ch && ch->is_array()) {
+            for (const json& c : *ch) {
+                const json& delta = jsonRequire(c, "delta", e.url, "choices");
+                const std::string piece = jsonStringOr(delta, "content", "", e.url, "delta");
+                a.report.answer += piece;
+                if (!piece.empty() && o.onText) {
+                    o.onText(piece);
+                }
+                if (c.contains("finish_reason") && c["finish_reason"].is_string()) {
+                    finish = c["finish_reason"].get<std::string>();
+                }
+            }
+        }
+        if (const json* usage = jsonFind(j, "usage", e.url, "")) {
+            a.report.promptTokens = jsonToInt(jsonRequire(*usage, "prompt_tokens", e.url, "usage"),
+                                              e.url, "usage.prompt_tokens", 0, std::int64_t(1) << 40);
+        }
+        if (const json* onceReport = jsonFind(j, "once", e.url, "")) {
+            fillReport(a, *onceReport, e.url);
+            sawOnce = true;
+        }
+    };
+    std::exception_ptr failure;
+    req.content_receiver = [&](const char* data, std::size_t n, std::uint64_t, std::uint64_t) {
+        if (cancel.cancelled()) {
+            return false;  // closes the connection: the server cancels the work
+        }
+        if (status != 200) {
+            errorBody.append(data, n);
+            return errorBody.size() < (std::size_t(1) << 20);
+        }
+        buffer.append(data, n);
+        try {
+            for (std::size_t end; (end = buffer.find("\n\n")) != std::string::npos;) {
+                const std::string event = buffer.substr(0, end);
+                buffer.erase(0, end + 2);
+                if (event.rfind("data: ", 0) == 0) {
+                    onEvent(event.substr(6));
+                }
+            }
+        } catch (...) {
+            failure = std::current_exception();
+            return false;
+        }
+        return buffer.size() < (std::size_t(16) << 20);
+    };
+    auto c = connect(e);
+    const httplib::Result res = c->send(req);
+    cancel.throwIfCancelled();
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
+    if (status != 200 && status != 0) {
+        serverError(e, status, errorBody);
+    }
+    if (!res) {
+        fail("the connection to the server failed: " + httplib::to_string(res.error()), e.url,
+             "server", "a complete answer", "a broken connection");
+    }
+    if (!sawOnce) {
+        fail("the server's answer has no `once` report: is it `once serve`?", e.url, "once",
+             "the once member", "none");
+    }
+    a.report.stoppedByToken = finish == "stop";
+    a.machine = e.url.substr(e.url.find("://") == std::string::npos ? 0 : e.url.find("://") + 3);
+    return a;
+}
+
+}  // namespace once::serve

@@ -1,0 +1,236 @@
+#include "serve/serve_engine.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <list>
+#include <mutex>
+
+#include "compress/token_compressor.h"
+#include "serve/api_error.h"
+#include "util/error.h"
+#include "util/sha256.h"
+
+namespace once::serve {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct CachedVideo {
+    std::string key;  ///< SHA-256 of the bytes, then the sampling rule
+    EncodedVideo video;
+    std::vector<StageReport> stages;  ///< its decode and encode, as first measured
+    std::string origin;
+};
+
+// A private folder for the bytes of data: URLs while they are decoded (the decoder reads
+// files); removed with the engine.
+std::string makeScratchDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/once-serve.XXXXXX";
+    if (!mkdtemp(pattern.data())) {
+        fail("cannot create a scratch folder for uploaded videos", pattern, {}, "a writable TMPDIR",
+             std::strerror(errno));
+    }
+    return pattern;
+}
+
+// The compressor a request asks for, checked before any work so that the error names the
+// request's field (the registry's own errors name a command-line option).
+void checkCompression(const CompressionRequest& c, const EngineOptions& o) {
+    const std::string method = c.method.empty() ? o.session.method : c.method;
+    const std::vector<CompressorInfo> infos = compressorInfos();
+    std::string known;
+    const CompressorInfo* info = nullptr;
+    for (const CompressorInfo& i : infos) {
+        known += (known.empty() ? "" : ", ") + i.method;
+        info = i.method == method ? &i : info;
+    }
+    if (!info) {
+        throw ApiError(400, "invalid_request_error", "unknown compression method",
+                       {"request", "once.method", "one of " + known, method});
+    }
+    for (const auto& [key, value] : c.params) {
+        if (!info->defaults.count(key)) {
+            std::string keys;
+            for (const auto& [k, v] : info->defaults) {
+                keys += (keys.empty() ? "" : ", ") + k;
+            }
+            throw ApiError(400, "invalid_request_error",
+                           "method '" + method + "' has no parameter '" + key + "'",
+                           {"request", "once.params." + key,
+                            keys.empty() ? "no parameters" : "one of " + keys, key});
+        }
+    }
+    const bool compressed = !c.dense && (c.budget || o.defaultBudget);
+    if (compressed && info->needsCodebook && o.session.codebook.empty()) {
+        throw ApiError(400, "invalid_request_error",
+                       "method '" + method + "' needs a codebook and this server has none",
+                       {"request", "once.method", "a method without a codebook, or dense",
+                        method});
+    }
+}
+
+}  // namespace
+
+struct ServeEngine::State {
+    EngineOptions options;
+    std::string modelName;
+    std::string scratchDir;
+    /// One generation at a time: the session (model, KV cache, prepared compressors) is not
+    /// shared between threads. Timed, so that a waiting request notices its client leave.
+    std::timed_mutex busy;
+    Session session;
+    std::list<CachedVideo> cache;  ///< most recently used first; guarded by `busy`
+    std::string currentKey;        ///< the video the session holds
+
+    explicit State(EngineOptions o) : options(std::move(o)), session(options.session) {}
+
+    bool holds(const std::string& key) const {
+        return key == currentKey ||
+               std::any_of(cache.begin(), cache.end(),
+                           [&](const CachedVideo& c) { return c.key == key; });
+    }
+
+    // Makes the session hold the video of `key`: nothing when it does, setVideo from the cache,
+    // or a decode and encode of `path`. True when nothing was decoded or encoded.
+    bool useVideo(const std::string& key, const std::string& path, const std::string& sampling,
+                  Progress& progress) {
+        if (key == currentKey) {
+            return true;
+        }
+        for (auto it = cache.begin(); it != cache.end(); ++it) {
+            if (it->key == key) {
+                cache.splice(cache.begin(), cache, it);
+                std::vector<StageReport> stages = it->stages;
+                for (auto& st : stages) {
+                    st.cached = true;
+                }
+                currentKey.clear();  // setVideo may throw; then no video is current
+                session.setVideo(it->video, it->origin, stages);
+                currentKey = key;
+                return true;
+            }
+        }
+        currentKey.clear();
+        session.loadVideo(path, &progress, sampling);
+        currentKey = key;
+        cache.push_front({key, session.video(), session.loadStages(), path});
+        while (cache.size() > std::max<std::size_t>(1, options.videoCacheEntries)) {
+            cache.pop_back();
+        }
+        return false;
+    }
+};
+
+ServeEngine::ServeEngine(EngineOptions options) {
+    s_ = std::make_unique<State>(std::move(options));
+    s_->modelName = s_->options.servedModelName;
+    if (s_->modelName.empty()) {
+        s_->modelName = fs::path(s_->options.session.modelDir).lexically_normal().filename();
+        if (s_->modelName.empty()) {  // "dir/" normalises to "dir/": its parent's name
+            s_->modelName =
+                fs::path(s_->options.session.modelDir).lexically_normal().parent_path().filename();
+        }
+    }
+    s_->scratchDir = makeScratchDir();
+}
+
+ServeEngine::~ServeEngine() {
+    std::error_code ec;
+    fs::remove_all(s_->scratchDir, ec);
+}
+
+const EngineOptions& ServeEngine::options() const {
+    return s_->options;
+}
+
+const std::string& ServeEngine::modelName() const {
+    return s_->modelName;
+}
+
+const std::vector<std::string>& ServeEngine::notices() const {
+    return s_->session.notices();
+}
+
+EngineAnswer ServeEngine::answer(const ChatRequest& r,
+                                 const std::function<void(const std::string&)>& onText,
+                                 const CancelToken& cancel) {
+    const EngineOptions& o = s_->options;
+    checkCompression(r.once, o);
+    const std::string videoField = "messages.video_url.url";
+    // What the video is, before waiting for the engine: hashing runs in parallel.
+    EngineAnswer a;
+    std::string path;
+    if (r.video.isData()) {
+        a.videoSha256 = Sha256::hex(r.video.bytes.data(), r.video.bytes.size());
+    } else {
+        path = resolveMediaFile(o.mediaRoot, r.video.filePath, videoField, o.limits.maxVideoBytes);
+        a.videoSha256 = Sha256::hexOfFile(path);
+    }
+    a.sampling = r.once.sampling.empty() ? s_->session.options().sampling : r.once.sampling;
+    const std::string key = a.videoSha256 + "\n" + a.sampling;
+
+    const auto queued = Clock::now();
+    std::unique_lock<std::timed_mutex> lock(s_->busy, std::defer_lock);
+    while (!lock.try_lock_for(std::chrono::milliseconds(50))) {
+        cancel.throwIfCancelled();
+    }
+    a.waitSeconds = std::chrono::duration<double>(Clock::now() - queued).count();
+    cancel.throwIfCancelled();
+
+    Progress progress({}, cancel);
+    if (r.video.isData() && !s_->holds(key)) {
+        // The decoder reads files: the bytes go to the scratch folder for the decode only.
+        path = s_->scratchDir + "/" + a.videoSha256 + r.video.extension;
+        {
+            std::ofstream f(path, std::ios::binary | std::ios::trunc);
+            f.write(r.video.bytes.data(), std::streamsize(r.video.bytes.size()));
+            if (!f) {
+                fail("cannot write the uploaded video to the scratch folder", path);
+            }
+        }
+        struct Remove {
+            std::string p;
+            ~Remove() {
+                std::error_code ec;
+                fs::remove(p, ec);
+            }
+        } remove{path};
+        a.videoCached = s_->useVideo(key, path, a.sampling, progress);
+    } else {
+        a.videoCached = s_->useVideo(key, path, a.sampling, progress);
+    }
+    const EncodedVideo& v = s_->session.video();
+    a.frames = v.numFrames();
+    a.patches = v.patchesPerFrame();
+    a.gridH = v.gridH;
+    a.gridW = v.gridW;
+    a.frameTimes = v.frameTimes;
+
+    AskOptions ao;
+    const CompressionRequest& c = r.once;
+    if (!c.dense) {
+        ao.budget = c.budget ? c.budget : o.defaultBudget;
+    }
+    if (!c.method.empty() || !c.params.empty()) {
+        ao.method = c.method.empty() ? o.session.method : c.method;
+        ao.params = c.params;
+    }
+    ao.seed = r.seed;
+    a.maxTokens = r.maxTokens.value_or(o.defaultMaxTokens);
+    ao.maxNewTokens = a.maxTokens;
+    ao.temperature = r.temperature;
+    ao.topP = r.topP;
+    ao.system = r.system;
+    ao.onText = onText;
+    a.report = s_->session.ask(r.question, ao, &progress);
+    return a;
+}
+
+}  // namespace once::serve

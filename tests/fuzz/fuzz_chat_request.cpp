@@ -1,0 +1,38 @@
+// clang-format off
+// fuzz-sources: core/serve/chat_request.cpp core/serve/media_url.cpp core/serve/api_error.cpp core/video/sampling_rule.cpp core/util/json_file.cpp core/util/safe_path.cpp core/util/error.cpp
+// fuzz-max-len: 16384
+// clang-format on
+// libFuzzer target for the body of `once serve`'s POST /v1/chat/completions
+// (serve/chat_request.h): any bytes must either parse into a request that keeps the limits
+// (text, tokens, budget, one video, decoded data within the video limit) or throw OnceError
+// (ApiError included); never crash, hang or allocate past the limits. Small limits, so that the
+// fuzzer reaches them.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "serve/chat_request.h"
+#include "util/error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    once::serve::RequestLimits limits;
+    limits.maxBodyBytes = 12000;
+    limits.maxVideoBytes = 4096;
+    limits.maxTextBytes = 2048;
+    limits.maxNewTokens = 64;
+    try {
+        const once::serve::ChatRequest r = once::serve::parseChatRequest(
+            std::string_view(reinterpret_cast<const char*>(data), size), limits);
+        if (r.question.size() > limits.maxTextBytes || r.system.size() > limits.maxTextBytes ||
+            r.video.bytes.size() > limits.maxVideoBytes ||
+            (r.maxTokens && (*r.maxTokens < 1 || *r.maxTokens > limits.maxNewTokens)) ||
+            (r.once.budget && *r.once.budget < 1) || (r.once.budget && r.once.dense) ||
+            (r.video.isData() && r.video.bytes.empty()) || r.topP <= 0 || r.topP > 1 ||
+            r.temperature < 0 || r.temperature > 2) {
+            std::abort();  // a request outside the limits was accepted
+        }
+    } catch (const once::OnceError&) {
+    }
+    return 0;
+}
