@@ -12,6 +12,7 @@
 #include "charts/budget_latency_chart.h"
 #include "charts/chart_data.h"
 #include "charts/chart_export.h"
+#include "charts/charts_panel.h"
 #include "charts/evaluation_results.h"
 #include "charts/residual_chart.h"
 #include "charts/task_radar_chart.h"
@@ -19,6 +20,7 @@
 #include "eval/efficiency_bench_file.h"
 #include "eval/report.h"
 #include "models/prefill_flops.h"
+#include "session/studio_session.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -187,6 +189,40 @@ class TestCharts : public QObject {
         chart.setSweep(sweep, 1);
         QVERIFY(!chart.showsEfficiencyBench());
         QCOMPARE(chart.table().rows.size(), 1 + 1);  // Dense and the one budget
+    }
+
+    void benchResultsLoadThroughThePanel() {
+        // File ▸ Open Bench Results… in "Budget vs latency"; a bad file keeps the chart and says
+        // why (the GUI never dies on a bad file).
+        StudioSession session;
+        ChartsPanel panel(&session);
+        once::EfficiencyBench bench;
+        bench.machine.cpuModel = "Panel CPU";
+        once::EfficiencyBenchRow dense;
+        dense.method = "dense";
+        dense.samples = 1;
+        dense.newTokens = 4;
+        dense.e2eMs = 100;
+        dense.prefillMs = 50;
+        dense.e2eSpeedup = dense.prefillSpeedup = 1;
+        once::EfficiencyBenchRow compressed = dense;
+        compressed.method = "once";
+        compressed.budget = 32;
+        compressed.e2eMs = 20;
+        compressed.e2eSpeedup = 5;
+        bench.rows = {dense, compressed};
+        const QString path = temp(QStringLiteral("panel_bench.json"));
+        once::saveEfficiencyBench(bench, path.toStdString());
+        QString error;
+        QVERIFY2(panel.loadBenchResults(path, &error), qPrintable(error));
+        QVERIFY(panel.latencyChart()->showsEfficiencyBench());
+        QCOMPARE(panel.latencyChart()->table().rows.size(), 2);
+        const QString bad = temp(QStringLiteral("panel_bad.json"));
+        writeText(bad, R"({"format": "once-bench/1", "machine": {}, "rows": [{"method": "once"}]})");
+        QVERIFY(!panel.loadBenchResults(bad, &error));
+        QVERIFY2(error.contains(QLatin1String("budget")), qPrintable(error));
+        QVERIFY(panel.latencyChart()->showsEfficiencyBench());
+        QVERIFY(panel.latencyChart()->note().contains(QLatin1String("Panel CPU")));
     }
 
     // Issue 30, defect 9: in a narrow dock the empty chart was ~50 px between two y axes, and
