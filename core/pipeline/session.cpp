@@ -44,6 +44,7 @@ StageReport timed(const std::string& name, const at::Device& device, F&& f) {
     auto t0 = Clock::now();
     try {
         f();
+        synchronizeDevice(device);  // the stage's queued kernels belong to its time
     } catch (const c10::OutOfMemoryError&) {
         outOfDeviceMemory(name, device);
     }
@@ -52,6 +53,7 @@ StageReport timed(const std::string& name, const at::Device& device, F&& f) {
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     r.peakRssBytes = peakRssBytes();
     r.devicePeakReservedBytes = devicePeakReservedBytes(device);
+    r.devicePeakAllocatedBytes = devicePeakAllocatedBytes(device);
     return r;
 }
 
@@ -90,6 +92,9 @@ struct Session::State {
             notices.push_back(n);
         }
     }
+
+    /// Seconds the last content() spent in a compressor's prepare() (0: it was cached).
+    double lastPrepareSeconds = 0;
 
     /// The content rows for a budget (or dense) with the source tokens of each row; the
     /// codeword of each row into `codewords` when given (compressed only).
@@ -175,8 +180,9 @@ void Session::loadVideo(const std::string& path, Progress* progress,
     }
     // One peak for both stages: they run in one call (the decoder's frames feed the encoder).
     const std::int64_t rss = peakRssBytes(), reserved = devicePeakReservedBytes(device);
-    std::vector<StageReport> stages = {{"decode", d.decodeSeconds, rss, false, -1},
-                                       {"encode", d.encodeSeconds, rss, false, reserved}};
+    const std::int64_t allocated = devicePeakAllocatedBytes(device);
+    std::vector<StageReport> stages = {{"decode", d.decodeSeconds, rss, false, -1, -1},
+                                       {"encode", d.encodeSeconds, rss, false, reserved, allocated}};
     setVideo(std::move(d.video), path, std::move(stages));
 }
 
@@ -203,6 +209,13 @@ void Session::setVideo(EncodedVideo v, const std::string& origin, std::vector<St
 
 const EncodedVideo& Session::video() const {
     return s_->video;
+}
+
+void Session::checkCodebook() const {
+    if (s_->codebook) {
+        s_->codebook->checkCompatible(s_->backbone->hiddenSize(), s_->backbone->name(),
+                                      s_->options.modelDir);
+    }
 }
 
 void Session::setCodebook(std::shared_ptr<const Codebook> codebook) {
@@ -248,9 +261,12 @@ VisualContent Session::State::content(std::optional<std::int64_t> budget, const 
         key += "\n" + k + "=" + v;
     }
     auto it = prepared.find(key);
+    lastPrepareSeconds = 0;
     if (it == prepared.end()) {
         auto made = makeCompressor(spec);
+        const auto t0 = Clock::now();
         made->prepare(video);
+        lastPrepareSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
         it = prepared.emplace(key, std::move(made)).first;
     }
     CompressionResult r = it->second->compress(*budget, seed);
@@ -294,9 +310,11 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         r.method = o.method.empty() ? s_->options.method : o.method;
     }
     VisualContent content;
+    s_->lastPrepareSeconds = 0;
     r.stages.push_back(timed("compress", lm.device(), [&] {
         content = s_->content(o.budget, o.method, o.params, o.seed, &r.codewordIds);
     }));
+    r.prepareSeconds = s_->lastPrepareSeconds;
     if (content.groupOfToken.defined()) {
         const at::Tensor g = content.groupOfToken.contiguous();
         r.groupOfToken.assign(g.data_ptr<std::int64_t>(), g.data_ptr<std::int64_t>() + g.numel());
@@ -322,7 +340,9 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         go.maxNewTokens = o.maxNewTokens;
         go.temperature = o.temperature;
         go.topP = o.topP;
-        go.stopTokens = lm.stopTokens();
+        if (o.stopAtStopTokens) {
+            go.stopTokens = lm.stopTokens();
+        }
         if (progress) {
             go.cancel = progress->token();
         }
@@ -343,10 +363,11 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         };
         // Prefill and generation run in one call; the peaks are read and reset between them.
         const at::Device device = lm.device();
-        std::int64_t prefillRss = 0, prefillReserved = 0;
+        std::int64_t prefillRss = 0, prefillReserved = 0, prefillAllocated = 0;
         go.onPrefilled = [&] {
             prefillRss = peakRssBytes();
             prefillReserved = devicePeakReservedBytes(device);
+            prefillAllocated = devicePeakAllocatedBytes(device);
             resetPeakRss();
             resetDevicePeakMemory(device);
         };
@@ -356,9 +377,10 @@ AskReport Session::ask(const std::string& question, const AskOptions& o, Progres
         if (o.onText && !pending.empty()) {
             o.onText(lossyUtf8(pending));  // a cut character at the end
         }
-        r.stages.push_back({"prefill", g.prefillSeconds, prefillRss, false, prefillReserved});
         r.stages.push_back(
-            {"generate", g.decodeSeconds, peakRssBytes(), false, devicePeakReservedBytes(device)});
+            {"prefill", g.prefillSeconds, prefillRss, false, prefillReserved, prefillAllocated});
+        r.stages.push_back({"generate", g.decodeSeconds, peakRssBytes(), false,
+                            devicePeakReservedBytes(device), devicePeakAllocatedBytes(device)});
         r.tokenIds = g.tokens;
         r.stoppedByToken = g.stoppedByToken;
         std::vector<std::int64_t> text = g.tokens;
