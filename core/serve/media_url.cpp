@@ -211,6 +211,18 @@ std::string resolveMediaFile(const std::string& mediaRoot, const std::string& pa
                        {kWhere, field, "a file under " + mediaRoot, printableExcerpt(path, 200)});
     }
     const std::string resolved = resolveInside(given.string(), rel.string(), kWhere, field);
+    // resolveInside is lexical (docs/security.md: where a user's own symlinks point is the
+    // user's decision). A client of the server is not the owner of the file system: what it
+    // names must also resolve inside the root, so a symlink in the media root cannot hand out
+    // a file elsewhere (as nginx's disable_symlinks if_not_owner).
+    const fs::path real = fs::weakly_canonical(resolved, ec);
+    const fs::path realRoot = fs::weakly_canonical(given, ec);
+    const fs::path inside = real.lexically_relative(realRoot);
+    if (ec || inside.empty() || *inside.begin() == ".." || inside == ".") {
+        throw ApiError(400, "invalid_request_error",
+                       "the video is outside the media root (through a symbolic link)",
+                       {kWhere, field, "a file under " + mediaRoot, printableExcerpt(path, 200)});
+    }
     if (!fs::is_regular_file(resolved, ec)) {
         throw ApiError(404, "invalid_request_error", "no such video file under the media root",
                        {kWhere, field, "an existing file", printableExcerpt(path, 200)});
