@@ -96,16 +96,17 @@ int run(const ArgParser& a) {
     } else {
         std::cout << efficiencyBenchText(bench);
         std::cerr << "written: " << o.output
-                  << (o.csvPrefix.empty() ? "" : ", " + o.csvPrefix + "_rows.csv, " +
-                                                     o.csvPrefix + "_videos.csv")
+                  << (o.csvPrefix.empty()
+                          ? ""
+                          : ", " + o.csvPrefix + "_rows.csv, " + o.csvPrefix + "_videos.csv")
                   << "\n";
     }
     return 0;
 }
 
-const CommandRegistrar reg{
-    {"bench", "efficiency table: latency, speed-ups and memory of methods × budgets", declare,
-     run}};
+const CommandRegistrar reg{{"bench",
+                            "efficiency table: latency, speed-ups and memory of methods × budgets",
+                            declare, run}};
 
 }  // namespace
 }  // namespace once::cli

@@ -131,8 +131,10 @@ std::string methodLabel(const EfficiencyBenchMethod& m) {
 void checkEfficiencyBenchOptions(const EfficiencyBenchOptions& o) {
     std::error_code ec;
     if (o.videos.empty() && o.featureFiles.empty()) {
-        fail("no video to measure", {}, "VIDEO", "at least one video file, frame folder or feature "
-             "file", "none");
+        fail("no video to measure", {}, "VIDEO",
+             "at least one video file, frame folder or feature "
+             "file",
+             "none");
     }
     for (const std::string& v : o.videos) {
         if (!fs::is_regular_file(v, ec) && !fs::is_directory(v, ec)) {
@@ -177,8 +179,7 @@ void checkEfficiencyBenchOptions(const EfficiencyBenchOptions& o) {
         }
     }
     if (compressing && o.budgets.empty()) {
-        fail("no budget for the compressing methods", {}, "budgets", "at least one budget",
-             "none");
+        fail("no budget for the compressing methods", {}, "budgets", "at least one budget", "none");
     }
     for (std::int64_t b : o.budgets) {
         if (b < 1) {
@@ -216,9 +217,8 @@ void checkEfficiencyBenchOptions(const EfficiencyBenchOptions& o) {
 
 EfficiencyBench runEfficiencyBench(const EfficiencyBenchOptions& o, Progress* progress) {
     checkEfficiencyBenchOptions(o);
-    const auto accuracy = o.accuracyResults.empty()
-                              ? decltype(accuracyOf(o.accuracyResults)){}
-                              : accuracyOf(o.accuracyResults);
+    const auto accuracy = o.accuracyResults.empty() ? decltype(accuracyOf(o.accuracyResults)){}
+                                                    : accuracyOf(o.accuracyResults);
     Session session(o.session);
     session.checkCodebook();
     const SessionOptions& so = session.options();
@@ -328,8 +328,8 @@ EfficiencyBench runEfficiencyBench(const EfficiencyBenchOptions& o, Progress* pr
                     ++cell.videos;
                 }
                 if (progress) {
-                    progress->update(++done, cell.row.method +
-                                                 (budget ? " B=" + std::to_string(budget) : ""));
+                    progress->update(
+                        ++done, cell.row.method + (budget ? " B=" + std::to_string(budget) : ""));
                 }
             }
         }

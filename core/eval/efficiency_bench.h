@@ -49,10 +49,10 @@ struct EfficiencyBenchOptions {
 };
 
 /// Throws OnceError for options that cannot give a table, before anything is loaded: no video
-/// or feature file, or a missing one, no method, an unknown or repeated method, a parameter of a method that
-/// does not have it, a budget < 1 (or none for a compressing method), a method that needs a
-/// codebook without one, reps < 1, warmup < 0, newTokens < 1, an output in a missing folder,
-/// naming a folder or something `replace` does not allow (checkOutputPath), a missing
+/// or feature file, or a missing one, no method, an unknown or repeated method, a parameter of a
+/// method that does not have it, a budget < 1 (or none for a compressing method), a method that
+/// needs a codebook without one, reps < 1, warmup < 0, newTokens < 1, an output in a missing
+/// folder, naming a folder or something `replace` does not allow (checkOutputPath), a missing
 /// accuracy file.
 void checkEfficiencyBenchOptions(const EfficiencyBenchOptions& options);
 

@@ -70,9 +70,9 @@ std::string number(double v) {
 }
 
 json machineJson(const MachineInfo& m) {
-    json j = {{"cpu_model", m.cpuModel},         {"cpu_flags", m.cpuFlags},
-              {"logical_cpus", m.logicalCpus},   {"threads", m.threads},
-              {"device", m.device},              {"torch_version", m.torchVersion}};
+    json j = {
+        {"cpu_model", m.cpuModel}, {"cpu_flags", m.cpuFlags}, {"logical_cpus", m.logicalCpus},
+        {"threads", m.threads},    {"device", m.device},      {"torch_version", m.torchVersion}};
     j["gpu"] = m.gpuName.empty() ? json(nullptr) : json(m.gpuName);
     return j;
 }
@@ -152,9 +152,8 @@ std::string efficiencyBenchVideosCsv(const EfficiencyBench& bench) {
     std::string out = "path,input,frames,source_tokens,decode_ms,encode_ms\n";
     for (const EfficiencyBenchVideo& v : bench.videos) {
         out += csvField(v.path) + "," + (v.featureFile ? "features," : "video,") +
-               std::to_string(v.frames) + "," +
-               std::to_string(v.sourceTokens) + "," + number(v.decodeMs) + "," +
-               number(v.encodeMs) + "\n";
+               std::to_string(v.frames) + "," + std::to_string(v.sourceTokens) + "," +
+               number(v.decodeMs) + "," + number(v.encodeMs) + "\n";
     }
     return out;
 }
@@ -166,13 +165,12 @@ std::string efficiencyBenchText(const EfficiencyBench& bench) {
         flags += (flags.empty() ? "" : " ") + f;
     }
     std::ostringstream s;
-    s << "machine: " << m.cpuModel << " [" << flags << "], " << m.threads << " of "
-      << m.logicalCpus << " threads, " << m.device
-      << (m.gpuName.empty() ? std::string() : " (" + m.gpuName + ")") << ", LibTorch "
-      << m.torchVersion << "\n";
+    s << "machine: " << m.cpuModel << " [" << flags << "], " << m.threads << " of " << m.logicalCpus
+      << " threads, " << m.device << (m.gpuName.empty() ? std::string() : " (" + m.gpuName + ")")
+      << ", LibTorch " << m.torchVersion << "\n";
     for (const EfficiencyBenchVideo& v : bench.videos) {
-        s << (v.featureFile ? "features: " : "video: ") << v.path << ": " << v.frames
-          << " frames, " << v.sourceTokens << " tokens, "
+        s << (v.featureFile ? "features: " : "video: ") << v.path << ": " << v.frames << " frames, "
+          << v.sourceTokens << " tokens, "
           << (v.featureFile ? "loaded in " + number(v.encodeMs)
                             : "decode " + number(v.decodeMs) + " ms, encode " + number(v.encodeMs))
           << " ms (once, not in the rows)\n";
@@ -193,8 +191,8 @@ std::string efficiencyBenchText(const EfficiencyBench& bench) {
         std::snprintf(line, sizeof line,
                       "%-14s %6s %8.0f %10.1f %10.1f %10.1f %18s %7s %7s %8.3f %9.1f %8s %9s\n",
                       r.method.c_str(),
-                      r.method == "dense" ? "-" : std::to_string(r.budget).c_str(),
-                      r.visualTokens, r.compressionMs, r.prefillMs, r.ttftMs, e2e.c_str(),
+                      r.method == "dense" ? "-" : std::to_string(r.budget).c_str(), r.visualTokens,
+                      r.compressionMs, r.prefillMs, r.ttftMs, e2e.c_str(),
                       fixed(r.e2eSpeedup, 2).c_str(), fixed(r.prefillSpeedup, 2).c_str(),
                       r.prefillFlops / 1e12, r.decodeTokensPerS,
                       fixed(double(r.peakRssBytes) / 1073741824.0, 2).c_str(),
@@ -293,11 +291,13 @@ EfficiencyBench loadEfficiencyBench(const std::string& path) {
             e.featureFile = jsonStringOr(v, "input", "video", path, at) == "features";
             e.frames = jsonToInt(jsonRequire(v, "frames", path, at), path, at + ".frames", 0,
                                  std::numeric_limits<std::int64_t>::max());
-            e.sourceTokens = jsonToInt(jsonRequire(v, "source_tokens", path, at), path,
-                                       at + ".source_tokens", 0,
-                                       std::numeric_limits<std::int64_t>::max());
-            e.decodeMs = jsonToNumber(jsonRequire(v, "decode_ms", path, at), path, at + ".decode_ms");
-            e.encodeMs = jsonToNumber(jsonRequire(v, "encode_ms", path, at), path, at + ".encode_ms");
+            e.sourceTokens =
+                jsonToInt(jsonRequire(v, "source_tokens", path, at), path, at + ".source_tokens", 0,
+                          std::numeric_limits<std::int64_t>::max());
+            e.decodeMs =
+                jsonToNumber(jsonRequire(v, "decode_ms", path, at), path, at + ".decode_ms");
+            e.encodeMs =
+                jsonToNumber(jsonRequire(v, "encode_ms", path, at), path, at + ".encode_ms");
             b.videos.push_back(e);
         }
     }

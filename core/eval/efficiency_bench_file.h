@@ -20,8 +20,8 @@ namespace once {
 /// One method at one budget, over every video and timed repetition (means; "sd" the standard
 /// deviation over all of them).
 struct EfficiencyBenchRow {
-    std::string method;       ///< "dense" or a compressor of the registry
-    std::int64_t budget = 0;  ///< 0 for dense
+    std::string method;        ///< "dense" or a compressor of the registry
+    std::int64_t budget = 0;   ///< 0 for dense
     std::int64_t samples = 0;  ///< timed runs (videos × repetitions)
     /// Visual tokens entering the LLM (content + layout), the content rows alone, and N.
     double visualTokens = 0, contentTokens = 0, sourceTokens = 0;
@@ -29,9 +29,9 @@ struct EfficiencyBenchRow {
     double compressMs = 0;     ///< compress() at this budget, per question
     double compressionMs = 0;  ///< prepare + compress: what a new video pays
     double prefillMs = 0, prefillMsSd = 0;
-    double ttftMs = 0;  ///< time to first token after encoding: compression + prefill
-    double decodeMs = 0;             ///< the newTokens − 1 decoding steps after the first token
-    double decodeTokensPerS = 0;     ///< (newTokens − 1) / decode time; 0 with one new token
+    double ttftMs = 0;            ///< time to first token after encoding: compression + prefill
+    double decodeMs = 0;          ///< the newTokens − 1 decoding steps after the first token
+    double decodeTokensPerS = 0;  ///< (newTokens − 1) / decode time; 0 with one new token
     double e2eMs = 0, e2eMsSd = 0, e2eMsMin = 0, e2eMsMax = 0;  ///< compression + prefill + decode
     double e2eSpeedup = 0, prefillSpeedup = 0;  ///< Dense time ÷ this row's (1 for Dense)
     double prefillFlops = 0;

@@ -71,8 +71,7 @@ VideoSource parseDataUrl(std::string_view url, const std::string& field, std::si
     }
     const std::string_view header = url.substr(5, comma - 5);
     const std::string_view suffix = ";base64";
-    if (header.size() < suffix.size() ||
-        header.substr(header.size() - suffix.size()) != suffix) {
+    if (header.size() < suffix.size() || header.substr(header.size() - suffix.size()) != suffix) {
         badUrl("the data URL is not base64", field, expected, header);
     }
     const std::string_view type = header.substr(0, header.size() - suffix.size());
@@ -101,7 +100,8 @@ std::string videoDataUrl(std::string_view bytes, const std::string& fileName) {
             type = t;
         }
     }
-    static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char* alphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out = "data:video/" + type + ";base64,";
     out.reserve(out.size() + (bytes.size() + 2) / 3 * 4);
     for (std::size_t i = 0; i < bytes.size(); i += 3) {
@@ -178,8 +178,7 @@ VideoSource parseMediaUrl(std::string_view url, const std::string& field,
         rest.remove_prefix(9);
     }
     if (rest.empty() || rest.front() != '/') {
-        badUrl("a file URL needs an absolute path and no host but localhost", field, expected,
-               url);
+        badUrl("a file URL needs an absolute path and no host but localhost", field, expected, url);
     }
     if (rest.find_first_of("?#") != std::string_view::npos) {
         badUrl("a file URL takes no query or fragment", field, expected, url);

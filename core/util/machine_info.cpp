@@ -43,8 +43,8 @@ MachineInfo describeMachine(const at::Device& device) {
     for (std::string f; flags >> f;) {
         present.push_back(f);
     }
-    for (const char* f :
-         {"avx2", "fma", "avx512f", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16", "asimd"}) {
+    for (const char* f : {"avx2", "fma", "avx512f", "avx512_bf16", "avx512_fp16", "amx_tile",
+                          "amx_bf16", "asimd"}) {
         if (std::find(present.begin(), present.end(), f) != present.end()) {
             m.cpuFlags.emplace_back(f);
         }

@@ -192,11 +192,11 @@ class TestWindowState : public QObject {
         });
         poll.start(50);
         window->frameView()->exportCurrentFrame();
-        QTRY_VERIFY2(QFile::exists(first + QStringLiteral("/frame.png")),
-                     qPrintable(QStringLiteral("dialogs opened in: %1; in %2: %3")
-                                    .arg(openedIn.join(QLatin1String(", ")), first,
-                                         QDir(first).entryList(QDir::Files).join(
-                                             QLatin1String(", ")))));
+        QTRY_VERIFY2(
+            QFile::exists(first + QStringLiteral("/frame.png")),
+            qPrintable(QStringLiteral("dialogs opened in: %1; in %2: %3")
+                           .arg(openedIn.join(QLatin1String(", ")), first,
+                                QDir(first).entryList(QDir::Files).join(QLatin1String(", ")))));
         QCOMPARE(exportFolder(QStandardPaths::PicturesLocation), first);
         // The next export, from another view, starts there.
         answer = first + QStringLiteral("/chart.png");

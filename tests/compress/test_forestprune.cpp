@@ -62,9 +62,9 @@ bool coversBothSelections(SafetensorsFile& file, const std::string& name) {
     at::Tensor budgets = loadTensor(file, name + "/budgets");
     bool merges = false, shallow = false, deep = false;
     for (std::int64_t i = 0; i < budgets.size(0); ++i) {
-        const at::Tensor f = loadTensor(file, name + "/" +
-                                                  std::to_string(budgets[i].item<std::int64_t>()) +
-                                                  "/forest");  // roots, K, deepest node
+        const at::Tensor f =
+            loadTensor(file, name + "/" + std::to_string(budgets[i].item<std::int64_t>()) +
+                                 "/forest");  // roots, K, deepest node
         merges |= f[0].item<std::int64_t>() > f[1].item<std::int64_t>();
         shallow |= f[0].item<std::int64_t>() < f[1].item<std::int64_t>();
         deep |= f[2].item<std::int64_t>() >= 2;

@@ -16,12 +16,12 @@ using namespace once;
 
 namespace {
 
-const QStringList kNumbers = {"visual_tokens", "content_tokens", "source_tokens", "prepare_ms",
-                              "compress_ms",   "compression_ms", "prefill_ms",    "prefill_ms_sd",
-                              "ttft_ms",       "decode_ms",      "decode_tokens_per_s", "e2e_ms",
-                              "e2e_ms_sd",     "e2e_ms_min",     "e2e_ms_max",    "e2e_speedup",
-                              "prefill_speedup", "prefill_flops", "samples",      "new_tokens",
-                              "peak_rss_bytes"};
+const QStringList kNumbers = {
+    "visual_tokens",       "content_tokens",  "source_tokens", "prepare_ms", "compress_ms",
+    "compression_ms",      "prefill_ms",      "prefill_ms_sd", "ttft_ms",    "decode_ms",
+    "decode_tokens_per_s", "e2e_ms",          "e2e_ms_sd",     "e2e_ms_min", "e2e_ms_max",
+    "e2e_speedup",         "prefill_speedup", "prefill_flops", "samples",    "new_tokens",
+    "peak_rss_bytes"};
 
 }  // namespace
 
@@ -30,13 +30,20 @@ class TestEfficiencyBench : public QObject {
     std::string dir_, model_, codebook_;
 
     QStringList base(const std::string& out) const {
-        return {"bench",     test::kRealClip,
-                "--model",   QString::fromStdString(model_),
-                "--frames",  "2",
-                "--pool-stride", "2",
-                "--dtype",   "float32",
-                "--codebook", QString::fromStdString(codebook_),
-                "-o",        QString::fromStdString(out)};
+        return {"bench",
+                test::kRealClip,
+                "--model",
+                QString::fromStdString(model_),
+                "--frames",
+                "2",
+                "--pool-stride",
+                "2",
+                "--dtype",
+                "float32",
+                "--codebook",
+                QString::fromStdString(codebook_),
+                "-o",
+                QString::fromStdString(out)};
     }
 
     /// Runs `once bench` with `extra`; expects a refusal naming `needle` and no output written.
@@ -52,7 +59,8 @@ class TestEfficiencyBench : public QObject {
     void initTestCase() {
         dir_ = test::tempDir();
         model_ = dir_ + "/model";
-        const auto made = test::runPython("llava_ov_model_folder.py", {QString::fromStdString(model_)});
+        const auto made =
+            test::runPython("llava_ov_model_folder.py", {QString::fromStdString(model_)});
         QVERIFY2(made.exitCode == 0, qPrintable(made.err));
         codebook_ = dir_ + "/codebook.safetensors";
         test::writeRandomCodebook(codebook_, 40, 112, "llava-onevision", "projected patch grid");
@@ -60,11 +68,10 @@ class TestEfficiencyBench : public QObject {
 
     void everyColumnIsPresentAndConsistent() {
         const std::string out = dir_ + "/bench.json";
-        const auto r = test::runCli(base(out) + QStringList{"--methods", "dense,once,forestprune,fastvid",
-                                                            "--budgets", "16,64", "--new-tokens",
-                                                            "3", "--reps", "2", "--warmup", "1",
-                                                            "--csv",
-                                                            QString::fromStdString(dir_ + "/bench")});
+        const auto r = test::runCli(
+            base(out) + QStringList{"--methods", "dense,once,forestprune,fastvid", "--budgets",
+                                    "16,64", "--new-tokens", "3", "--reps", "2", "--warmup", "1",
+                                    "--csv", QString::fromStdString(dir_ + "/bench")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("forestprune"), qPrintable(r.out));  // the printed table
         const nlohmann::json j = nlohmann::json::parse(test::readText(out));
@@ -96,9 +103,9 @@ class TestEfficiencyBench : public QObject {
             QVERIFY(row["cuda_peak_allocated_bytes"].is_null());
             QCOMPARE(row["samples"].get<int>(), 2);
             QCOMPARE(row["new_tokens"].get<int>(), 3);
-            for (const char* t : {"prefill_ms", "ttft_ms", "decode_ms", "e2e_ms", "e2e_ms_min",
-                                  "decode_tokens_per_s", "prefill_flops", "e2e_speedup",
-                                  "prefill_speedup"}) {
+            for (const char* t :
+                 {"prefill_ms", "ttft_ms", "decode_ms", "e2e_ms", "e2e_ms_min",
+                  "decode_tokens_per_s", "prefill_flops", "e2e_speedup", "prefill_speedup"}) {
                 QVERIFY2(row[t].get<double>() > 0, (std::string(t) + " in " + where).c_str());
             }
             QVERIFY(row["e2e_ms_min"].get<double>() <= row["e2e_ms"].get<double>());
@@ -119,7 +126,8 @@ class TestEfficiencyBench : public QObject {
                 // One newline token after the compressed rows (LLaVA-OneVision's layout).
                 QCOMPARE(row["visual_tokens"].get<double>(),
                          row["content_tokens"].get<double>() + 1);
-                QVERIFY(row["prefill_flops"].get<double>() < rows[0]["prefill_flops"].get<double>());
+                QVERIFY(row["prefill_flops"].get<double>() <
+                        rows[0]["prefill_flops"].get<double>());
             }
         }
         // ONCE's assignment is prepared once per video: both budgets carry the same prepare time.
@@ -151,10 +159,9 @@ class TestEfficiencyBench : public QObject {
     void featureFilesAreMeasuredLikeVideos() {
         // A build without a video decoder (the GPU preset) measures encoded features instead.
         const std::string features = dir_ + "/clip.safetensors";
-        auto r = test::runCli({"encode", test::kRealClip, "--model",
-                               QString::fromStdString(model_), "--sampling", "uniform:2",
-                               "--pool-stride", "2", "--dtype", "float32", "-o",
-                               QString::fromStdString(features)});
+        auto r = test::runCli({"encode", test::kRealClip, "--model", QString::fromStdString(model_),
+                               "--sampling", "uniform:2", "--pool-stride", "2", "--dtype",
+                               "float32", "-o", QString::fromStdString(features)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const std::string out = dir_ + "/features.json";
         r = test::runCli({"bench", "--features", QString::fromStdString(features), "--model",
@@ -201,11 +208,16 @@ class TestEfficiencyBench : public QObject {
     void readerRefusesOtherFiles() {
         const std::string path = dir_ + "/other.json";
         test::writeText(path, R"({"format": "once-features/1", "rows": []})");
-        QVERIFY(QString(test::errorOf([&] { loadEfficiencyBench(path); }).what()).contains("format"));
-        test::writeText(path, R"({"format": "once-bench/1", "machine": {}, "rows": [{"method": "dense"}]})");
-        QVERIFY(QString(test::errorOf([&] { loadEfficiencyBench(path); }).what()).contains("samples"));
-        test::writeText(path, R"({"format": "once-bench/1", "machine": {}, "rows": [{"method": "tome"}]})");
-        QVERIFY(QString(test::errorOf([&] { loadEfficiencyBench(path); }).what()).contains("budget"));
+        QVERIFY(
+            QString(test::errorOf([&] { loadEfficiencyBench(path); }).what()).contains("format"));
+        test::writeText(
+            path, R"({"format": "once-bench/1", "machine": {}, "rows": [{"method": "dense"}]})");
+        QVERIFY(
+            QString(test::errorOf([&] { loadEfficiencyBench(path); }).what()).contains("samples"));
+        test::writeText(
+            path, R"({"format": "once-bench/1", "machine": {}, "rows": [{"method": "tome"}]})");
+        QVERIFY(
+            QString(test::errorOf([&] { loadEfficiencyBench(path); }).what()).contains("budget"));
     }
 };
 

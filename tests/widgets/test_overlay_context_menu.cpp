@@ -55,9 +55,8 @@ class DialogAnswerer : public QObject {
         } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
             last_ = modal;
             answered << box->windowTitle();
-            QTimer::singleShot(0, box, [box] {
-                QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
-            });
+            QTimer::singleShot(
+                0, box, [box] { QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton); });
         }
     }
     QString folder_;
@@ -109,7 +108,8 @@ class TestOverlayContextMenu : public QObject {
         click(&f.view, Qt::LeftButton, patch);
         QTRY_VERIFY(f.overlay.selectedCodeword() >= 0);
 
-        const QString folder = QString::fromStdString(once::test::tempDir()) + QStringLiteral("/seq");
+        const QString folder =
+            QString::fromStdString(once::test::tempDir()) + QStringLiteral("/seq");
         QVERIFY(QDir().mkpath(folder));
         for (int run = 0; run < 3; ++run) {  // the crash came 3 times of 3
             const QString out = folder + QStringLiteral("/run%1").arg(run);
@@ -117,7 +117,8 @@ class TestOverlayContextMenu : public QObject {
             DialogAnswerer answers(out);
             QMenu* menu = openContextMenu(f.view, patch);
             QVERIFY(menu);
-            QAction* action = actionNamed(menu, QStringLiteral("Export Frames as an Image Sequence…"));
+            QAction* action =
+                actionNamed(menu, QStringLiteral("Export Frames as an Image Sequence…"));
             QVERIFY(action);
             QVERIFY(action->isEnabled());
             click(menu, Qt::LeftButton, menu->actionGeometry(action).center());

@@ -138,8 +138,8 @@ QString drawEfficiencyPanel(QCustomPlot* plot, const once::EfficiencyBench& benc
     };
     QString note = QObject::tr("Measured by once bench on %1 (%2), %3, sampling %4, %5 new tokens.")
                        .arg(QString::fromStdString(m.gpuName.empty() ? m.cpuModel : m.gpuName),
-                            QString::fromStdString(m.device), setting("dtype"),
-                            setting("sampling"), setting("new_tokens"));
+                            QString::fromStdString(m.device), setting("dtype"), setting("sampling"),
+                            setting("new_tokens"));
     if (!anyAccuracy) {
         note += QLatin1Char(' ') +
                 QObject::tr("No accuracy in this table (once bench --accuracy RESULTS adds it).");
@@ -149,9 +149,9 @@ QString drawEfficiencyPanel(QCustomPlot* plot, const once::EfficiencyBench& benc
 
 CsvTable efficiencyPanelTable(const once::EfficiencyBench& bench) {
     CsvTable t;
-    t.header = {QStringLiteral("method"),      QStringLiteral("budget"),
+    t.header = {QStringLiteral("method"),        QStringLiteral("budget"),
                 QStringLiteral("visual_tokens"), QStringLiteral("e2e_ms"),
-                QStringLiteral("e2e_speedup"), QStringLiteral("prefill_speedup"),
+                QStringLiteral("e2e_speedup"),   QStringLiteral("prefill_speedup"),
                 QStringLiteral("accuracy_pct")};
     const auto num = [](double v) {
         return std::isnan(v) ? QString() : QString::number(v, 'g', 8);
@@ -159,8 +159,11 @@ CsvTable efficiencyPanelTable(const once::EfficiencyBench& bench) {
     for (const auto& r : bench.rows) {
         t.rows << QStringList{QString::fromStdString(r.method),
                               r.method == "dense" ? QString() : QString::number(r.budget),
-                              num(r.visualTokens), num(r.e2eMs), num(r.e2eSpeedup),
-                              num(r.prefillSpeedup), num(meanAccuracy(r))};
+                              num(r.visualTokens),
+                              num(r.e2eMs),
+                              num(r.e2eSpeedup),
+                              num(r.prefillSpeedup),
+                              num(meanAccuracy(r))};
     }
     return t;
 }

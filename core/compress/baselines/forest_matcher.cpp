@@ -10,9 +10,13 @@ namespace once::baselines {
 
 ForestMatcher::ForestMatcher(const at::Tensor& unit, const std::vector<std::int64_t>& position,
                              std::int64_t gridH, std::int64_t gridW, double tau, double tauSpatial)
-    : position_(position), dim_(unit.size(1)), width_(gridW), tau_(tau),
+    : position_(position),
+      dim_(unit.size(1)),
+      width_(gridW),
+      tau_(tau),
       eps_((double(unit.size(1)) + 4) * std::ldexp(1.0, -24) * 1.01 + 1e-12),
-      reach_(float(1.0 - tauSpatial)), unit64_(unit.contiguous()) {
+      reach_(float(1.0 - tauSpatial)),
+      unit64_(unit.contiguous()) {
     const auto total = std::int64_t(position.size());
     const float rowScale = float(std::max<std::int64_t>(gridH - 1, 1));
     const float colScale = float(std::max<std::int64_t>(gridW - 1, 1));
@@ -71,15 +75,16 @@ std::vector<std::int64_t> ForestMatcher::frame(std::int64_t begin, std::int64_t 
         if (j0 == j1) {
             continue;
         }
-        const at::Tensor s = at::mm(byRow32_.slice(0, rowStart_[a], rowStart_[a] + n),
-                                    unit32_.slice(0, j0, j1).t())
-                                 .contiguous();
+        const at::Tensor s =
+            at::mm(byRow32_.slice(0, rowStart_[a], rowStart_[a] + n), unit32_.slice(0, j0, j1).t())
+                .contiguous();
         const float* sp = s.data_ptr<float>();
         for (std::int64_t r = 0; r < n; ++r) {
             const std::int64_t i = byRow_[std::size_t(rowStart_[a] + r)];
             for (std::int64_t j = j0; j < j1; ++j) {
                 const float sv = sp[r * (j1 - j0) + (j - j0)];
-                if (sv >= tauLow && std::abs(col_[std::size_t(i)] - col_[std::size_t(j)]) <= reach_) {
+                if (sv >= tauLow &&
+                    std::abs(col_[std::size_t(i)] - col_[std::size_t(j)]) <= reach_) {
                     cand[std::size_t(j - begin)].emplace_back(i, sv);
                 }
             }

@@ -5,9 +5,9 @@
 //                 `similarity` zeroed), A/temperature, |A| < 1e-6 set to −5000, row softmax;
 //                 score_j = (‖x‖ᵀ A^iterate_num)_j / degree_j, degree = positive entries of a row.
 //   forest        frame by frame, a kept token joins the tree holding the earlier node of
-//                 highest cosine ≥ tau whose normalised Chebyshev grid distance is ≤ 1 − tau_spatial
-//                 (ties: smaller distance, then lower tree id; forest_matcher.h), as a child of
-//                 that tree's newest node; otherwise it starts a new tree.
+//                 highest cosine ≥ tau whose normalised Chebyshev grid distance is ≤ 1 −
+//                 tau_spatial (ties: smaller distance, then lower tree id; forest_matcher.h), as a
+//                 child of that tree's newest node; otherwise it starts a new tree.
 //   budget        K = round(total·keep_ratio / gprune_ratio) with keep_ratio = B / N (B when
 //                 P·gprune_ratio is whole). With more than K roots, the most cosine-similar pair
 //                 of remaining roots (earlier one the parent) merges, greedily, until K remain.
@@ -102,8 +102,9 @@ class ForestPrune final : public BaselineCompressor {
         for (std::size_t i = 0; i < kept.size(); ++i) {
             group[std::size_t(kept[i])] = std::int64_t(i);
         }
-        at::Tensor rows = v.x.view({-1, v.dim}).index_select(
-            0, at::tensor(at::ArrayRef<std::int64_t>(kept), at::kLong));
+        at::Tensor rows =
+            v.x.view({-1, v.dim})
+                .index_select(0, at::tensor(at::ArrayRef<std::int64_t>(kept), at::kLong));
         return makeResult(rows, group, v, budget);
     }
 
@@ -235,15 +236,15 @@ class ForestPrune final : public BaselineCompressor {
 
     ForestPruneParams params_;
     std::vector<std::int64_t> frame_, position_;  // per kept node, in id order
-    at::Tensor unit_;                              // [total, D] unit vectors of the kept nodes
-    std::vector<std::int64_t> parent_;             // forest parents (−1: root)
+    at::Tensor unit_;                             // [total, D] unit vectors of the kept nodes
+    std::vector<std::int64_t> parent_;            // forest parents (−1: root)
     std::size_t roots_ = 0;
     std::vector<std::pair<std::int64_t, std::int64_t>> merges_;  // (parent, child) node ids
 };
 
-const CompressorParams kDefaults = {{"tau", "0.9"},          {"tau_spatial", "0.8"},
-                                    {"gprune_ratio", "0.5"}, {"temperature", "0.03"},
-                                    {"similarity", "0.5"},   {"iterate_num", "5"},
+const CompressorParams kDefaults = {{"tau", "0.9"},           {"tau_spatial", "0.8"},
+                                    {"gprune_ratio", "0.5"},  {"temperature", "0.03"},
+                                    {"similarity", "0.5"},    {"iterate_num", "5"},
                                     {"frame_divisor", "1000"}};
 
 ForestPruneParams readParams(const CompressorParams& q) {
@@ -256,13 +257,12 @@ ForestPruneParams readParams(const CompressorParams& q) {
     p.similarity = paramDouble("forestprune", q, d, "similarity");
     p.iterateNum = paramInt("forestprune", q, d, "iterate_num");
     p.frameDivisor = paramDouble("forestprune", q, d, "frame_divisor");
-    if (!(p.gpruneRatio > 0 && p.gpruneRatio <= 1) || !(p.temperature > 0) ||
-        p.iterateNum < 0 || !(p.frameDivisor > 0)) {
+    if (!(p.gpruneRatio > 0 && p.gpruneRatio <= 1) || !(p.temperature > 0) || p.iterateNum < 0 ||
+        !(p.frameDivisor > 0)) {
         fail("parameter of method 'forestprune' out of range", {}, "forestprune",
              "0 < gprune_ratio <= 1, temperature > 0, iterate_num >= 0, frame_divisor > 0",
-             "gprune_ratio=" + std::to_string(p.gpruneRatio) +
-                 " temperature=" + std::to_string(p.temperature) +
-                 " iterate_num=" + std::to_string(p.iterateNum) +
+             "gprune_ratio=" + std::to_string(p.gpruneRatio) + " temperature=" +
+                 std::to_string(p.temperature) + " iterate_num=" + std::to_string(p.iterateNum) +
                  " frame_divisor=" + std::to_string(p.frameDivisor));
     }
     return p;
