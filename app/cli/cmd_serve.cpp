@@ -7,10 +7,8 @@
 #include <thread>
 
 #include "cli/command.h"
-#include "cli/dtype_option.h"
 #include "cli/video_options.h"
 #include "compress/token_compressor.h"
-#include "models/backbone.h"
 #include "serve/access.h"
 #include "serve/chat_request.h"
 #include "serve/http_server.h"
@@ -28,8 +26,8 @@ void declare(ArgParser& p) {
         .option("method", "NAME", "compressor of requests that name none", "once")
         .option("budget", "B", "budget of requests that name none (default: dense)")
         .integerIn(1, kMaxIntOption)
-        .option("host", "ADDR",
-                "address to listen on; anything but loopback needs --api-key-file", "127.0.0.1")
+        .option("host", "ADDR", "address to listen on; anything but loopback needs --api-key-file",
+                "127.0.0.1")
         .option("port", "N", "port to listen on (0: any free port, printed)", "8080")
         .integerIn(0, 65535)
         .option("api-key-file", "FILE",
@@ -52,18 +50,15 @@ void declare(ArgParser& p) {
 int run(const ArgParser& a) {
 #ifndef ONCE_HAVE_SERVE
     (void)a;
-    fail("this `once` was built without the HTTP server (ONCE_WITH_SERVE=OFF: no cpp-httplib)",
-         {}, "once serve", "a build with libcpp-httplib-dev", "ONCE_WITH_SERVE=OFF");
+    fail("this `once` was built without the HTTP server (ONCE_WITH_SERVE=OFF: no cpp-httplib)", {},
+         "once serve", "a build with libcpp-httplib-dev", "ONCE_WITH_SERVE=OFF");
 #else
     if (!a.has("model")) {
         throw UsageError("--model DIR|ORG/NAME is required");
     }
     serve::ServerOptions so;
     so.host = a.get("host");
-    so.port = a.getInt32("port", "serve");
-    if (so.port < 0 || so.port > 65535) {
-        throw UsageError("--port takes 0..65535, got " + a.get("port"));
-    }
+    so.port = a.getInt32("port", "serve");  // the ranges of all numbers: declare()'s domains
     if (a.has("api-key-file")) {
         so.apiKey = serve::readApiKeyFile(a.get("api-key-file"));
     } else if (!serve::isLoopbackHost(so.host)) {
@@ -72,32 +67,17 @@ int run(const ArgParser& a) {
                          " is reachable from other machines: give --api-key-file");
     }
     so.maxConcurrent = a.getInt32("max-concurrent", "serve");
-    if (so.maxConcurrent < 1) {
-        throw UsageError("--max-concurrent must be at least 1");
-    }
 
     serve::EngineOptions eo;
+    std::string samplingNotice;
+    eo.session = sessionOptionsFrom(a, &samplingNotice);  // as `once ask` reads them
+    printNotices({samplingNotice});
     SessionOptions& s = eo.session;
-    s.modelDir = modelFrom(a);  // a folder, or ORG/NAME in the Hugging Face hub cache
-    s.backbone = backboneFrom(a, false);
-    s.device = a.get("device");
-    s.dtype = dtypeFrom(a).resolved;
-    s.codebook = a.getOr("codebook", "");
-    const SamplingChoice sampling = samplingFrom(a, s.backbone, s.modelDir);
-    s.sampling = sampling.rule;
-    printNotices({sampling.notice});
-    s.positions = a.get("positions");
-    s.promptFormat = a.get("prompt-format");
-    s.videoLimits = videoLimitsFrom(a);
-    s.poolStride = int(a.getInt("pool-stride"));
     // Parameters travel with each request (once.params); the default method takes its defaults.
     s.method = a.get("method");
     compressorInfo(s.method);  // an unknown method fails before the model loads
     if (a.has("budget")) {
         eo.defaultBudget = a.getInt("budget");
-        if (*eo.defaultBudget < 1) {
-            throw UsageError("--budget must be at least 1");
-        }
         if (compressorInfo(s.method).needsCodebook && s.codebook.empty()) {
             throw UsageError("--budget with --method " + s.method + " needs --codebook");
         }
@@ -106,17 +86,11 @@ int run(const ArgParser& a) {
         eo.mediaRoot = a.get("media-root");
     }
     const std::int64_t mib = a.getInt("max-video-mib");
-    if (mib < 1 || mib > 16384) {
-        throw UsageError("--max-video-mib takes 1..16384");
-    }
     eo.limits.maxVideoBytes = std::size_t(mib) << 20;
     // A data: URL carries the video in base64 (4 bytes per 3), plus the rest of the request.
     eo.limits.maxBodyBytes = eo.limits.maxVideoBytes / 3 * 4 + (std::size_t(1) << 20);
     eo.defaultMaxTokens = a.getInt("max-new-tokens");
-    if (eo.defaultMaxTokens < 1 || eo.defaultMaxTokens > eo.limits.maxNewTokens) {
-        throw UsageError("--max-new-tokens takes 1.." + std::to_string(eo.limits.maxNewTokens));
-    }
-    eo.videoCacheEntries = std::size_t(std::max<std::int64_t>(1, a.getInt("video-cache")));
+    eo.videoCacheEntries = std::size_t(a.getInt("video-cache"));
     eo.servedModelName = a.getOr("served-model-name", "");
 
     serve::ServeEngine engine(eo);
