@@ -30,6 +30,8 @@ set(ONCE_CORE_PUBLIC_HEADERS
     encode/decode_encode.h
     encode/encode_job.h
     eval/benchmark.h
+    eval/efficiency_bench.h
+    eval/efficiency_bench_file.h
     eval/eval_record.h
     eval/report.h
     eval/results_file.h
@@ -84,6 +86,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     util/error.h
     util/exception_text.h
     util/json_file.h
+    util/machine_info.h
     util/json_text.h
     util/progress.h
     util/regular_file.h

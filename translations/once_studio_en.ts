@@ -304,8 +304,44 @@
         <translation></translation>
     </message>
     <message>
-        <source>%1: %2</source>
-        <translation></translation>
+        <source>Token budget B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speed-up over Dense (×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy (%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: end-to-end speed-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: prefill speed-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dense (%1 visual tokens, %2 ms end to end)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dense: accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured by once bench on %1 (%2), %3, sampling %4, %5 new tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No accuracy in this table (once bench --accuracy RESULTS adds it).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -465,6 +501,14 @@
     </message>
     <message>
         <source>The sweep was cancelled before it finished: nothing was measured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open Bench Results…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw a `once bench` table: speed-up over Dense (and accuracy) against the budget for each method</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -751,6 +795,234 @@
         <source>Nothing was loaded from %1; the charts keep what they showed.
 
 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Bench Results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>once bench results (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open bench results</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CodebookExplorer</name>
+    <message>
+        <source>Codeword ids, e.g. 7 or 3, 10-20</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only these codewords: ids and ranges separated by commas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sort by id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sort by corpus usage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sort by usage in this video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Corpus usage: the share of the training corpus&apos;s tokens nearest to the codeword. Usage in this video: its patches assigned to the codeword.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Grid…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the tiles shown as a PNG picture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locate Corpus…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the folder that holds the corpus videos the codebook was trained on, to show their patches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the codebook&apos;s exemplars</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cutting exemplar patches from the corpus videos</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a codebook (or load the demo) to see its codewords.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n codeword(s)</source>
+        <translation>
+            <numerusform>%n codeword</numerusform>
+            <numerusform>%n codewords</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 held in memory (not from a file). No exemplars: tiles show each codeword&apos;s colour.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. Reading the codebook&apos;s exemplars…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. The codebook&apos;s exemplar section is damaged and was ignored: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. No exemplars: codebook trained before provenance — it records neither corpus usage nor exemplar patches, so the tiles show each codeword&apos;s colour. Train it again (once train fit) to see them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. No exemplars: the Stage-A cache this codebook was fitted on was sketched before provenance.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage and up to %2 exemplar patches each, from the thumbnails stored in the codebook.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. Cutting up to %2 exemplar patches each from the corpus videos in %3…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. The exemplar patches are not stored in this codebook and its corpus videos were not found (recorded folder: %2); Locate Corpus… points to the folder that holds them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage and exemplar patches cut from the corpus videos in %2 (%3 of %4 videos read).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a video to see each codeword&apos;s usage in it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choosing a codeword highlights its patches with the ONCE method only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The search is not a list of codeword ids (e.g. 7 or 3, 10-20).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a codeword to highlight its patches in every frame.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Codeword %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>corpus: %1 tokens (%2 %) from %3 representatives in %n video(s)</source>
+        <translation>
+            <numerusform>corpus: %1 tokens (%2 %) from %3 representatives in %n video</numerusform>
+            <numerusform>corpus: %1 tokens (%2 %) from %3 representatives in %n videos</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>this video: %n patch(es)</source>
+        <translation>
+            <numerusform>this video: %n patch</numerusform>
+            <numerusform>this video: %n patches</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 at %2 s (row %3, column %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 frame %2 (row %3, column %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exemplars: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>codebook in memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2 of %n codeword(s) · %3</source>
+        <translation>
+            <numerusform>%1 · %2 of %n codeword · %3</numerusform>
+            <numerusform>%1 · %2 of %n codewords · %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Codebook Grid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locate the Corpus Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CodewordTileDelegate</name>
+    <message numerus="yes">
+        <source>%n in video</source>
+        <translation>
+            <numerusform>%n in video</numerusform>
+            <numerusform>%n in video</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CompressionController</name>
+    <message>
+        <source>Budget sweep failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown compression method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot prepare %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preparing %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compression failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compressing with %1 at B = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring the budget sweep of %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1537,6 +1809,13 @@
     </message>
 </context>
 <context>
+    <name>once::studio::SessionAutosave</name>
+    <message>
+        <source>The autosave lock %1 could not be taken.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>once::studio::SessionBinder</name>
     <message>
         <source>computing the %1 groups…</source>
@@ -2099,6 +2378,69 @@
     </message>
 </context>
 <context>
+    <name>once::studio::VideoLoader</name>
+    <message>
+        <source>Opening %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open feature file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open codebook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking model folder %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot load the demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading the demo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assigning tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot assign tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Videos opened from now on are encoded by the model folder&apos;s %1 encoder, sampled %2 (Preferences ▸ Backbone).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>once::studio::VideoPlayerPanel</name>
     <message>
         <source>Play or pause (Space)</source>
@@ -2215,290 +2557,8 @@
         <source>ONCE: nearest codewords of a global codebook, B most used kept, tokens reassigned and mean-pooled (the paper&apos;s rule)</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>once::studio::CompressionController</name>
     <message>
-        <source>Budget sweep failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unknown compression method</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot prepare %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Preparing %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compression failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compressing with %1 at B = %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measuring the budget sweep of %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>once::studio::VideoLoader</name>
-    <message>
-        <source>Opening %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open video</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open feature file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open codebook</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checking model folder %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open model folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot load the demo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Loading the demo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Assigning tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot assign tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Videos opened from now on are encoded by the model folder&apos;s %1 encoder, sampled %2 (Preferences ▸ Backbone).</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>once::studio::CodebookExplorer</name>
-    <message>
-        <source>Codeword ids, e.g. 7 or 3, 10-20</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show only these codewords: ids and ranges separated by commas</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sort by id</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sort by corpus usage</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sort by usage in this video</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Corpus usage: the share of the training corpus&apos;s tokens nearest to the codeword. Usage in this video: its patches assigned to the codeword.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export Grid…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save the tiles shown as a PNG picture</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Locate Corpus…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose the folder that holds the corpus videos the codebook was trained on, to show their patches</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reading the codebook&apos;s exemplars</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cutting exemplar patches from the corpus videos</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a codebook (or load the demo) to see its codewords.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n codeword(s)</source>
-        <translation>
-            <numerusform>%n codeword</numerusform>
-            <numerusform>%n codewords</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 held in memory (not from a file). No exemplars: tiles show each codeword&apos;s colour.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1. Reading the codebook&apos;s exemplars…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1. The codebook&apos;s exemplar section is damaged and was ignored: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1. No exemplars: codebook trained before provenance — it records neither corpus usage nor exemplar patches, so the tiles show each codeword&apos;s colour. Train it again (once train fit) to see them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage. No exemplars: the Stage-A cache this codebook was fitted on was sketched before provenance.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage and up to %2 exemplar patches each, from the thumbnails stored in the codebook.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage. Cutting up to %2 exemplar patches each from the corpus videos in %3…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage. The exemplar patches are not stored in this codebook and its corpus videos were not found (recorded folder: %2); Locate Corpus… points to the folder that holds them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage and exemplar patches cut from the corpus videos in %2 (%3 of %4 videos read).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a video to see each codeword&apos;s usage in it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choosing a codeword highlights its patches with the ONCE method only.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The search is not a list of codeword ids (e.g. 7 or 3, 10-20).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose a codeword to highlight its patches in every frame.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Codeword %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>corpus: %1 tokens (%2 %) from %3 representatives in %n video(s)</source>
-        <translation>
-            <numerusform>corpus: %1 tokens (%2 %) from %3 representatives in %n video</numerusform>
-            <numerusform>corpus: %1 tokens (%2 %) from %3 representatives in %n videos</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>this video: %n patch(es)</source>
-        <translation>
-            <numerusform>this video: %n patch</numerusform>
-            <numerusform>this video: %n patches</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 at %2 s (row %3, column %4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 frame %2 (row %3, column %4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>exemplars: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>codebook in memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 · %2 of %n codeword(s) · %3</source>
-        <translation>
-            <numerusform>%1 · %2 of %n codeword · %3</numerusform>
-            <numerusform>%1 · %2 of %n codewords · %3</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Export Codebook Grid</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PNG image (*.png)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Locate the Corpus Folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>once::studio::CodewordTileDelegate</name>
-    <message numerus="yes">
-        <source>%n in video</source>
-        <translation>
-            <numerusform>%n in video</numerusform>
-            <numerusform>%n in video</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>once::studio::SessionAutosave</name>
-    <message>
-        <source>The autosave lock %1 could not be taken.</source>
+        <source>ForestPrune: per-frame graph pruning, then history trees across frames; the roots and shallowest nodes are kept, excess roots merged greedily</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

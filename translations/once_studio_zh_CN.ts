@@ -304,8 +304,44 @@
         <translation>%1：无法写入图像</translation>
     </message>
     <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
+        <source>Token budget B</source>
+        <translation>令牌预算 B</translation>
+    </message>
+    <message>
+        <source>Speed-up over Dense (×)</source>
+        <translation>相对稠密的加速比 (×)</translation>
+    </message>
+    <message>
+        <source>Accuracy (%)</source>
+        <translation>准确率 (%)</translation>
+    </message>
+    <message>
+        <source>%1: end-to-end speed-up</source>
+        <translation>%1：端到端加速比</translation>
+    </message>
+    <message>
+        <source>%1: prefill speed-up</source>
+        <translation>%1：预填充加速比</translation>
+    </message>
+    <message>
+        <source>%1: accuracy</source>
+        <translation>%1：准确率</translation>
+    </message>
+    <message>
+        <source>Dense (%1 visual tokens, %2 ms end to end)</source>
+        <translation>稠密（%1 个视觉令牌，端到端 %2 毫秒）</translation>
+    </message>
+    <message>
+        <source>Dense: accuracy</source>
+        <translation>稠密：准确率</translation>
+    </message>
+    <message>
+        <source>Measured by once bench on %1 (%2), %3, sampling %4, %5 new tokens.</source>
+        <translation>由 once bench 在 %1（%2）上测得，%3，采样 %4，生成 %5 个新令牌。</translation>
+    </message>
+    <message>
+        <source>No accuracy in this table (once bench --accuracy RESULTS adds it).</source>
+        <translation>此表没有准确率（once bench --accuracy RESULTS 可加入）。</translation>
     </message>
 </context>
 <context>
@@ -466,6 +502,14 @@
     <message>
         <source>The sweep was cancelled before it finished: nothing was measured.</source>
         <translation>扫描在完成前已取消：没有测量任何数据。</translation>
+    </message>
+    <message>
+        <source>&amp;Open Bench Results…</source>
+        <translation>打开基准结果(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Draw a `once bench` table: speed-up over Dense (and accuracy) against the budget for each method</source>
+        <translation>绘制 `once bench` 表：每种方法相对稠密的加速比（及准确率）随预算的变化</translation>
     </message>
 </context>
 <context>
@@ -753,6 +797,229 @@
         <translation>未从 %1 加载任何内容；图表保持原样。
 
 %2</translation>
+    </message>
+    <message>
+        <source>Open Bench Results</source>
+        <translation>打开基准结果</translation>
+    </message>
+    <message>
+        <source>once bench results (*.json);;All files (*)</source>
+        <translation>once bench 结果 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open bench results</source>
+        <translation>无法打开基准结果</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CodebookExplorer</name>
+    <message>
+        <source>Codeword ids, e.g. 7 or 3, 10-20</source>
+        <translation>码字编号，例如 7 或 3, 10-20</translation>
+    </message>
+    <message>
+        <source>Show only these codewords: ids and ranges separated by commas</source>
+        <translation>只显示这些码字：以逗号分隔的编号和范围</translation>
+    </message>
+    <message>
+        <source>Sort by id</source>
+        <translation>按编号排序</translation>
+    </message>
+    <message>
+        <source>Sort by corpus usage</source>
+        <translation>按语料使用量排序</translation>
+    </message>
+    <message>
+        <source>Sort by usage in this video</source>
+        <translation>按本视频中的使用量排序</translation>
+    </message>
+    <message>
+        <source>Corpus usage: the share of the training corpus&apos;s tokens nearest to the codeword. Usage in this video: its patches assigned to the codeword.</source>
+        <translation>语料使用量：训练语料中最接近该码字的令牌所占比例。本视频中的使用量：分配给该码字的图块数。</translation>
+    </message>
+    <message>
+        <source>Export Grid…</source>
+        <translation>导出网格…</translation>
+    </message>
+    <message>
+        <source>Save the tiles shown as a PNG picture</source>
+        <translation>将显示的图块保存为 PNG 图片</translation>
+    </message>
+    <message>
+        <source>Locate Corpus…</source>
+        <translation>定位语料…</translation>
+    </message>
+    <message>
+        <source>Choose the folder that holds the corpus videos the codebook was trained on, to show their patches</source>
+        <translation>选择存放训练该码本所用语料视频的文件夹，以显示其中的图块</translation>
+    </message>
+    <message>
+        <source>Reading the codebook&apos;s exemplars</source>
+        <translation>正在读取码本的示例</translation>
+    </message>
+    <message>
+        <source>Cutting exemplar patches from the corpus videos</source>
+        <translation>正在从语料视频中截取示例图块</translation>
+    </message>
+    <message>
+        <source>Open a codebook (or load the demo) to see its codewords.</source>
+        <translation>打开码本（或加载演示）以查看其码字。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n codeword(s)</source>
+        <translation>
+            <numerusform>%n 个码字</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 held in memory (not from a file). No exemplars: tiles show each codeword&apos;s colour.</source>
+        <translation>%1，保存在内存中（并非来自文件）。没有示例：图块显示每个码字的颜色。</translation>
+    </message>
+    <message>
+        <source>%1. Reading the codebook&apos;s exemplars…</source>
+        <translation>%1。正在读取码本的示例…</translation>
+    </message>
+    <message>
+        <source>%1. The codebook&apos;s exemplar section is damaged and was ignored: %2</source>
+        <translation>%1。码本的示例部分已损坏，已忽略：%2</translation>
+    </message>
+    <message>
+        <source>%1. No exemplars: codebook trained before provenance — it records neither corpus usage nor exemplar patches, so the tiles show each codeword&apos;s colour. Train it again (once train fit) to see them.</source>
+        <translation>%1。没有示例：该码本在记录来源之前训练——它既没有记录语料使用量，也没有记录示例图块，因此图块显示每个码字的颜色。重新训练（once train fit）即可看到它们。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. No exemplars: the Stage-A cache this codebook was fitted on was sketched before provenance.</source>
+        <translation>%1 及其语料使用量。没有示例：拟合该码本所用的 Stage-A 缓存是在记录来源之前生成的。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage and up to %2 exemplar patches each, from the thumbnails stored in the codebook.</source>
+        <translation>%1 及其语料使用量，每个最多 %2 个示例图块，来自码本中存储的缩略图。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. Cutting up to %2 exemplar patches each from the corpus videos in %3…</source>
+        <translation>%1 及其语料使用量。正在从 %3 中的语料视频为每个码字截取最多 %2 个示例图块…</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage. The exemplar patches are not stored in this codebook and its corpus videos were not found (recorded folder: %2); Locate Corpus… points to the folder that holds them.</source>
+        <translation>%1 及其语料使用量。该码本没有存储示例图块，也未找到其语料视频（记录的文件夹：%2）；可用“定位语料…”指向存放它们的文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage and exemplar patches cut from the corpus videos in %2 (%3 of %4 videos read).</source>
+        <translation>%1 及其语料使用量，示例图块截取自 %2 中的语料视频（已读取 %4 个视频中的 %3 个）。</translation>
+    </message>
+    <message>
+        <source>%1 with their corpus usage.</source>
+        <translation>%1 及其语料使用量。</translation>
+    </message>
+    <message>
+        <source>Open a video to see each codeword&apos;s usage in it.</source>
+        <translation>打开视频以查看每个码字在其中的使用量。</translation>
+    </message>
+    <message>
+        <source>Choosing a codeword highlights its patches with the ONCE method only.</source>
+        <translation>只有使用 ONCE 方法时，选择码字才会高亮其图块。</translation>
+    </message>
+    <message>
+        <source>The search is not a list of codeword ids (e.g. 7 or 3, 10-20).</source>
+        <translation>搜索内容不是码字编号列表（例如 7 或 3, 10-20）。</translation>
+    </message>
+    <message>
+        <source>Choose a codeword to highlight its patches in every frame.</source>
+        <translation>选择一个码字，在每一帧中高亮其图块。</translation>
+    </message>
+    <message>
+        <source>Codeword %1</source>
+        <translation>码字 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>corpus: %1 tokens (%2 %) from %3 representatives in %n video(s)</source>
+        <translation>
+            <numerusform>语料：%1 个令牌（%2 %），来自 %n 个视频中的 %3 个代表</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>this video: %n patch(es)</source>
+        <translation>
+            <numerusform>本视频：%n 个图块</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 at %2 s (row %3, column %4)</source>
+        <translation>%1，%2 秒（第 %3 行，第 %4 列）</translation>
+    </message>
+    <message>
+        <source>%1 frame %2 (row %3, column %4)</source>
+        <translation>%1 第 %2 帧（第 %3 行，第 %4 列）</translation>
+    </message>
+    <message>
+        <source>exemplars: %1</source>
+        <translation>示例：%1</translation>
+    </message>
+    <message>
+        <source>codebook in memory</source>
+        <translation>内存中的码本</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2 of %n codeword(s) · %3</source>
+        <translation>
+            <numerusform>%1 · %n 个码字中的 %2 个 · %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export Codebook Grid</source>
+        <translation>导出码本网格</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Locate the Corpus Folder</source>
+        <translation>定位语料文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CodewordTileDelegate</name>
+    <message numerus="yes">
+        <source>%n in video</source>
+        <translation>
+            <numerusform>视频中 %n 个</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::CompressionController</name>
+    <message>
+        <source>Budget sweep failed</source>
+        <translation>预算扫描失败</translation>
+    </message>
+    <message>
+        <source>Unknown compression method</source>
+        <translation>未知的压缩方法</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
+        <translation>“%1”不是压缩方法。已知方法：%2。</translation>
+    </message>
+    <message>
+        <source>Cannot prepare %1</source>
+        <translation>无法准备 %1</translation>
+    </message>
+    <message>
+        <source>Preparing %1</source>
+        <translation>正在准备 %1</translation>
+    </message>
+    <message>
+        <source>Compression failed</source>
+        <translation>压缩失败</translation>
+    </message>
+    <message>
+        <source>Compressing with %1 at B = %2</source>
+        <translation>正在以 %1 压缩（B = %2）</translation>
+    </message>
+    <message>
+        <source>Measuring the budget sweep of %1</source>
+        <translation>正在测量 %1 的预算扫描</translation>
     </message>
 </context>
 <context>
@@ -1531,6 +1798,13 @@
     </message>
 </context>
 <context>
+    <name>once::studio::SessionAutosave</name>
+    <message>
+        <source>The autosave lock %1 could not be taken.</source>
+        <translation>无法获取自动保存锁 %1。</translation>
+    </message>
+</context>
+<context>
     <name>once::studio::SessionBinder</name>
     <message>
         <source>computing the %1 groups…</source>
@@ -2094,6 +2368,69 @@
     </message>
 </context>
 <context>
+    <name>once::studio::VideoLoader</name>
+    <message>
+        <source>Opening %1</source>
+        <translation>正在打开 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open video</source>
+        <translation>无法打开视频</translation>
+    </message>
+    <message>
+        <source>Cannot open feature file</source>
+        <translation>无法打开特征文件</translation>
+    </message>
+    <message>
+        <source>Cannot open codebook</source>
+        <translation>无法打开码本</translation>
+    </message>
+    <message>
+        <source>Checking model folder %1</source>
+        <translation>正在检查模型文件夹 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open model folder</source>
+        <translation>无法打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot open file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
+        <translation>%1：不是视频、特征文件、码本或模型文件夹（未知文件类型“%2”）。</translation>
+    </message>
+    <message>
+        <source>Cannot load the demo</source>
+        <translation>无法加载演示</translation>
+    </message>
+    <message>
+        <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
+        <translation>未找到演示视频（demo.mp4）。已查找 $ONCE_DEMO_DIR、&lt;安装前缀&gt;/share/once-studio/demo 和源代码目录%1。</translation>
+    </message>
+    <message>
+        <source>Loading the demo</source>
+        <translation>正在加载演示</translation>
+    </message>
+    <message>
+        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
+        <translation>未安装演示码本（demo_codebook.safetensors）：改用从演示视频自身特征中采样的 %1 个码字。</translation>
+    </message>
+    <message>
+        <source>Assigning tokens</source>
+        <translation>正在分配令牌</translation>
+    </message>
+    <message>
+        <source>Cannot assign tokens</source>
+        <translation>无法分配令牌</translation>
+    </message>
+    <message>
+        <source>Videos opened from now on are encoded by the model folder&apos;s %1 encoder, sampled %2 (Preferences ▸ Backbone).</source>
+        <translation>此后打开的视频将由模型文件夹中的 %1 编码器编码，采样方式为 %2（首选项 ▸ 骨干网络）。</translation>
+    </message>
+</context>
+<context>
     <name>once::studio::VideoPlayerPanel</name>
     <message>
         <source>Play or pause (Space)</source>
@@ -2210,286 +2547,9 @@
         <source>ONCE: nearest codewords of a global codebook, B most used kept, tokens reassigned and mean-pooled (the paper&apos;s rule)</source>
         <translation>ONCE：为每个令牌找全局码本中最近的码字，保留使用最多的 B 个，令牌重新分配后取均值（论文的规则）</translation>
     </message>
-</context>
-<context>
-    <name>once::studio::CompressionController</name>
     <message>
-        <source>Budget sweep failed</source>
-        <translation>预算扫描失败</translation>
-    </message>
-    <message>
-        <source>Unknown compression method</source>
-        <translation>未知的压缩方法</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not a compression method. Known methods: %2.</source>
-        <translation>“%1”不是压缩方法。已知方法：%2。</translation>
-    </message>
-    <message>
-        <source>Cannot prepare %1</source>
-        <translation>无法准备 %1</translation>
-    </message>
-    <message>
-        <source>Preparing %1</source>
-        <translation>正在准备 %1</translation>
-    </message>
-    <message>
-        <source>Compression failed</source>
-        <translation>压缩失败</translation>
-    </message>
-    <message>
-        <source>Compressing with %1 at B = %2</source>
-        <translation>正在以 %1 压缩（B = %2）</translation>
-    </message>
-    <message>
-        <source>Measuring the budget sweep of %1</source>
-        <translation>正在测量 %1 的预算扫描</translation>
-    </message>
-</context>
-<context>
-    <name>once::studio::VideoLoader</name>
-    <message>
-        <source>Opening %1</source>
-        <translation>正在打开 %1</translation>
-    </message>
-    <message>
-        <source>Cannot open video</source>
-        <translation>无法打开视频</translation>
-    </message>
-    <message>
-        <source>Cannot open feature file</source>
-        <translation>无法打开特征文件</translation>
-    </message>
-    <message>
-        <source>Cannot open codebook</source>
-        <translation>无法打开码本</translation>
-    </message>
-    <message>
-        <source>Checking model folder %1</source>
-        <translation>正在检查模型文件夹 %1</translation>
-    </message>
-    <message>
-        <source>Cannot open model folder</source>
-        <translation>无法打开模型文件夹</translation>
-    </message>
-    <message>
-        <source>Cannot open file</source>
-        <translation>无法打开文件</translation>
-    </message>
-    <message>
-        <source>%1: not a video, feature file, codebook or model folder (unknown file type &quot;%2&quot;).</source>
-        <translation>%1：不是视频、特征文件、码本或模型文件夹（未知文件类型“%2”）。</translation>
-    </message>
-    <message>
-        <source>Cannot load the demo</source>
-        <translation>无法加载演示</translation>
-    </message>
-    <message>
-        <source>The demo video (demo.mp4) was not found. Looked in $ONCE_DEMO_DIR, &lt;install prefix&gt;/share/once-studio/demo and the source tree%1.</source>
-        <translation>未找到演示视频（demo.mp4）。已查找 $ONCE_DEMO_DIR、&lt;安装前缀&gt;/share/once-studio/demo 和源代码目录%1。</translation>
-    </message>
-    <message>
-        <source>Loading the demo</source>
-        <translation>正在加载演示</translation>
-    </message>
-    <message>
-        <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
-        <translation>未安装演示码本（demo_codebook.safetensors）：改用从演示视频自身特征中采样的 %1 个码字。</translation>
-    </message>
-    <message>
-        <source>Assigning tokens</source>
-        <translation>正在分配令牌</translation>
-    </message>
-    <message>
-        <source>Cannot assign tokens</source>
-        <translation>无法分配令牌</translation>
-    </message>
-    <message>
-        <source>Videos opened from now on are encoded by the model folder&apos;s %1 encoder, sampled %2 (Preferences ▸ Backbone).</source>
-        <translation>此后打开的视频将由模型文件夹中的 %1 编码器编码，采样方式为 %2（首选项 ▸ 骨干网络）。</translation>
-    </message>
-</context>
-<context>
-    <name>once::studio::CodebookExplorer</name>
-    <message>
-        <source>Codeword ids, e.g. 7 or 3, 10-20</source>
-        <translation>码字编号，例如 7 或 3, 10-20</translation>
-    </message>
-    <message>
-        <source>Show only these codewords: ids and ranges separated by commas</source>
-        <translation>只显示这些码字：以逗号分隔的编号和范围</translation>
-    </message>
-    <message>
-        <source>Sort by id</source>
-        <translation>按编号排序</translation>
-    </message>
-    <message>
-        <source>Sort by corpus usage</source>
-        <translation>按语料使用量排序</translation>
-    </message>
-    <message>
-        <source>Sort by usage in this video</source>
-        <translation>按本视频中的使用量排序</translation>
-    </message>
-    <message>
-        <source>Corpus usage: the share of the training corpus&apos;s tokens nearest to the codeword. Usage in this video: its patches assigned to the codeword.</source>
-        <translation>语料使用量：训练语料中最接近该码字的令牌所占比例。本视频中的使用量：分配给该码字的图块数。</translation>
-    </message>
-    <message>
-        <source>Export Grid…</source>
-        <translation>导出网格…</translation>
-    </message>
-    <message>
-        <source>Save the tiles shown as a PNG picture</source>
-        <translation>将显示的图块保存为 PNG 图片</translation>
-    </message>
-    <message>
-        <source>Locate Corpus…</source>
-        <translation>定位语料…</translation>
-    </message>
-    <message>
-        <source>Choose the folder that holds the corpus videos the codebook was trained on, to show their patches</source>
-        <translation>选择存放训练该码本所用语料视频的文件夹，以显示其中的图块</translation>
-    </message>
-    <message>
-        <source>Reading the codebook&apos;s exemplars</source>
-        <translation>正在读取码本的示例</translation>
-    </message>
-    <message>
-        <source>Cutting exemplar patches from the corpus videos</source>
-        <translation>正在从语料视频中截取示例图块</translation>
-    </message>
-    <message>
-        <source>Open a codebook (or load the demo) to see its codewords.</source>
-        <translation>打开码本（或加载演示）以查看其码字。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n codeword(s)</source>
-        <translation>
-            <numerusform>%n 个码字</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 held in memory (not from a file). No exemplars: tiles show each codeword&apos;s colour.</source>
-        <translation>%1，保存在内存中（并非来自文件）。没有示例：图块显示每个码字的颜色。</translation>
-    </message>
-    <message>
-        <source>%1. Reading the codebook&apos;s exemplars…</source>
-        <translation>%1。正在读取码本的示例…</translation>
-    </message>
-    <message>
-        <source>%1. The codebook&apos;s exemplar section is damaged and was ignored: %2</source>
-        <translation>%1。码本的示例部分已损坏，已忽略：%2</translation>
-    </message>
-    <message>
-        <source>%1. No exemplars: codebook trained before provenance — it records neither corpus usage nor exemplar patches, so the tiles show each codeword&apos;s colour. Train it again (once train fit) to see them.</source>
-        <translation>%1。没有示例：该码本在记录来源之前训练——它既没有记录语料使用量，也没有记录示例图块，因此图块显示每个码字的颜色。重新训练（once train fit）即可看到它们。</translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage. No exemplars: the Stage-A cache this codebook was fitted on was sketched before provenance.</source>
-        <translation>%1 及其语料使用量。没有示例：拟合该码本所用的 Stage-A 缓存是在记录来源之前生成的。</translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage and up to %2 exemplar patches each, from the thumbnails stored in the codebook.</source>
-        <translation>%1 及其语料使用量，每个最多 %2 个示例图块，来自码本中存储的缩略图。</translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage. Cutting up to %2 exemplar patches each from the corpus videos in %3…</source>
-        <translation>%1 及其语料使用量。正在从 %3 中的语料视频为每个码字截取最多 %2 个示例图块…</translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage. The exemplar patches are not stored in this codebook and its corpus videos were not found (recorded folder: %2); Locate Corpus… points to the folder that holds them.</source>
-        <translation>%1 及其语料使用量。该码本没有存储示例图块，也未找到其语料视频（记录的文件夹：%2）；可用“定位语料…”指向存放它们的文件夹。</translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage and exemplar patches cut from the corpus videos in %2 (%3 of %4 videos read).</source>
-        <translation>%1 及其语料使用量，示例图块截取自 %2 中的语料视频（已读取 %4 个视频中的 %3 个）。</translation>
-    </message>
-    <message>
-        <source>%1 with their corpus usage.</source>
-        <translation>%1 及其语料使用量。</translation>
-    </message>
-    <message>
-        <source>Open a video to see each codeword&apos;s usage in it.</source>
-        <translation>打开视频以查看每个码字在其中的使用量。</translation>
-    </message>
-    <message>
-        <source>Choosing a codeword highlights its patches with the ONCE method only.</source>
-        <translation>只有使用 ONCE 方法时，选择码字才会高亮其图块。</translation>
-    </message>
-    <message>
-        <source>The search is not a list of codeword ids (e.g. 7 or 3, 10-20).</source>
-        <translation>搜索内容不是码字编号列表（例如 7 或 3, 10-20）。</translation>
-    </message>
-    <message>
-        <source>Choose a codeword to highlight its patches in every frame.</source>
-        <translation>选择一个码字，在每一帧中高亮其图块。</translation>
-    </message>
-    <message>
-        <source>Codeword %1</source>
-        <translation>码字 %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>corpus: %1 tokens (%2 %) from %3 representatives in %n video(s)</source>
-        <translation>
-            <numerusform>语料：%1 个令牌（%2 %），来自 %n 个视频中的 %3 个代表</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>this video: %n patch(es)</source>
-        <translation>
-            <numerusform>本视频：%n 个图块</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 at %2 s (row %3, column %4)</source>
-        <translation>%1，%2 秒（第 %3 行，第 %4 列）</translation>
-    </message>
-    <message>
-        <source>%1 frame %2 (row %3, column %4)</source>
-        <translation>%1 第 %2 帧（第 %3 行，第 %4 列）</translation>
-    </message>
-    <message>
-        <source>exemplars: %1</source>
-        <translation>示例：%1</translation>
-    </message>
-    <message>
-        <source>codebook in memory</source>
-        <translation>内存中的码本</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 · %2 of %n codeword(s) · %3</source>
-        <translation>
-            <numerusform>%1 · %n 个码字中的 %2 个 · %3</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Export Codebook Grid</source>
-        <translation>导出码本网格</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png)</source>
-        <translation>PNG 图像 (*.png)</translation>
-    </message>
-    <message>
-        <source>Locate the Corpus Folder</source>
-        <translation>定位语料文件夹</translation>
-    </message>
-</context>
-<context>
-    <name>once::studio::CodewordTileDelegate</name>
-    <message numerus="yes">
-        <source>%n in video</source>
-        <translation>
-            <numerusform>视频中 %n 个</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>once::studio::SessionAutosave</name>
-    <message>
-        <source>The autosave lock %1 could not be taken.</source>
-        <translation>无法获取自动保存锁 %1。</translation>
+        <source>ForestPrune: per-frame graph pruning, then history trees across frames; the roots and shallowest nodes are kept, excess roots merged greedily</source>
+        <translation>ForestPrune：逐帧图剪枝，再跨帧构建历史树；保留根节点和最浅的节点，多余的根贪心合并</translation>
     </message>
 </context>
 </TS>

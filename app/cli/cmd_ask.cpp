@@ -60,18 +60,9 @@ int run(const ArgParser& a) {
     if (a.has("budget") && compressorInfo(a.get("method")).needsCodebook && !a.has("codebook")) {
         throw UsageError("--budget with --method " + a.get("method") + " needs --codebook");
     }
-    AnswerSessionOptions so;
-    so.modelDir = modelFrom(a);
-    so.backbone = backboneFrom(a, false);
-    so.device = a.get("device");
+    std::string samplingNotice;
+    AnswerSessionOptions so = sessionOptionsFrom(a, &samplingNotice);
     const DtypeChoice dtype = dtypeFrom(a);
-    so.dtype = dtype.resolved;
-    so.codebook = a.getOr("codebook", "");
-    const SamplingChoice sampling = samplingFrom(a, so.backbone, so.modelDir);
-    so.sampling = sampling.rule;
-    so.positions = a.get("positions");
-    so.videoLimits = videoLimitsFrom(a);
-    so.poolStride = int(a.getInt("pool-stride"));
     so.method = a.get("method");
     for (const auto& kv : a.getAll("param")) {
         auto eq = kv.find('=');
@@ -83,7 +74,6 @@ int run(const ArgParser& a) {
     const bool json = a.flagSet("json");
     Progress progress = terminalProgress(json);
 
-    so.promptFormat = a.get("prompt-format");
     AnswerSession session(so);
     if (haveVideo) {
         session.loadVideo(a.get("VIDEO"), &progress);
@@ -91,8 +81,8 @@ int run(const ArgParser& a) {
         session.loadFeatures(a.get("features"));
     }
     std::vector<std::string> notices = session.notices();
-    if (!sampling.notice.empty()) {
-        notices.insert(notices.begin(), sampling.notice);
+    if (!samplingNotice.empty()) {
+        notices.insert(notices.begin(), samplingNotice);
     }
     if (!json) {
         printNotices(notices);

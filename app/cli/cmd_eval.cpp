@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/command.h"
 #include "cli/dtype_option.h"
+#include "cli/method_options.h"
 #include "cli/output_options.h"
 #include "cli/statistics_options.h"
 #include "cli/video_options.h"
@@ -29,17 +29,6 @@ namespace {
 // The summaries' bootstrap (the same for `eval` and `eval report`, so their CIs agree).
 constexpr std::int64_t kDefaultBootstrap = 1000;
 constexpr std::uint64_t kDefaultBootstrapSeed = 20260811;
-
-std::vector<std::string> splitList(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');) {
-        if (!item.empty()) {
-            out.push_back(item);
-        }
-    }
-    return out;
-}
 
 void declareRun(ArgParser& p) {
     p.option("benchmark", "NAME", "mvbench, egoschema, videomme or longvideobench")
@@ -115,43 +104,19 @@ int runEval(const ArgParser& a) {
         }
     }
     EvalOptions o;
-    o.session.modelDir = modelFrom(a);
-    o.session.device = a.get("device");
     const DtypeChoice dtype = dtypeFrom(a);
-    o.session.dtype = dtype.resolved;
-    o.session.codebook = a.getOr("codebook", "");
-    o.session.backbone = backboneFrom(a, false);
-    const SamplingChoice sampling = samplingFrom(a, o.session.backbone, o.session.modelDir);
-    o.session.sampling = sampling.rule;
-    printNotices({sampling.notice});
-    o.session.positions = a.get("positions");
-    o.session.poolStride = int(a.getInt("pool-stride"));
-    o.session.promptFormat = a.get("prompt-format");
-    o.session.videoLimits = videoLimitsFrom(a);
+    std::string samplingNotice;
+    o.session = sessionOptionsFrom(a, &samplingNotice);
+    printNotices({samplingNotice});
     o.dense = !a.flagSet("no-dense");
     o.limit = a.has("limit") ? a.getInt("limit") : -1;
     o.seed = std::uint64_t(a.getInt("seed"));
     o.output = a.get("output");
     o.overwrite = a.flagSet("overwrite");
-    for (const auto& m : splitList(a.get("methods"))) {
-        o.methods.push_back({m, {}});
-    }
-    for (const auto& kv : a.getAll("param")) {
-        auto dot = kv.find('.'), eq = kv.find('=');
-        if (dot == std::string::npos || eq == std::string::npos || dot > eq || dot == 0) {
-            throw UsageError("--param takes METHOD.KEY=VALUE, got '" + kv + "'");
-        }
-        const std::string method = kv.substr(0, dot);
-        bool found = false;
-        for (auto& m : o.methods) {
-            if (m.method == method) {
-                m.params[kv.substr(dot + 1, eq - dot - 1)] = kv.substr(eq + 1);
-                found = true;
-            }
-        }
-        if (!found) {
-            throw UsageError("--param " + kv + ": method '" + method + "' is not in --methods");
-        }
+    const std::vector<std::string> methods = splitList(a.get("methods"));
+    auto params = methodParams(a.getAll("param"), methods);
+    for (const auto& m : methods) {
+        o.methods.push_back({m, params[m]});
     }
     o.budgets = a.getIntList("budgets");
     const bool json = a.flagSet("json");

@@ -7,11 +7,11 @@
 #include <thread>
 
 #include "cli/command.h"
-#include "cli/dtype_option.h"
 #include "cli/video_options.h"
 #include "compress/token_compressor.h"
 #include "models/backbone.h"
 #include "serve/access.h"
+#include "serve/chat_request.h"
 #include "serve/http_server.h"
 #include "serve/serve_engine.h"
 #include "util/error.h"
@@ -20,21 +20,29 @@ namespace once::cli {
 namespace {
 
 void declare(ArgParser& p) {
-    p.option("model", "DIR", "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5)")
+    p.option("model", "DIR|ORG/NAME",
+             "Hugging Face folder of the backbone (LLaVA-OneVision, Qwen3.5), or its repository "
+             "in the hub cache (HF_HUB_CACHE)")
         .option("codebook", "FILE", "codebook for ONCE compression (method once)")
         .option("method", "NAME", "compressor of requests that name none", "once")
         .option("budget", "B", "budget of requests that name none (default: dense)")
-        .option("host", "ADDR",
-                "address to listen on; anything but loopback needs --api-key-file", "127.0.0.1")
+        .integerIn(1, kMaxIntOption)
+        .option("host", "ADDR", "address to listen on; anything but loopback needs --api-key-file",
+                "127.0.0.1")
         .option("port", "N", "port to listen on (0: any free port, printed)", "8080")
+        .integerIn(0, 65535)
         .option("api-key-file", "FILE",
                 "file whose first line is the key clients send as 'Authorization: Bearer KEY'")
         .option("media-root", "DIR", "folder whose videos requests may name with file:// URLs")
         .option("max-concurrent", "N",
                 "chat completions running or queued at once; more get 429 with Retry-After", "4")
+        .integerIn(1, 4096)
         .option("max-video-mib", "M", "largest video a request may send or name, in MiB", "256")
+        .integerIn(1, 16384)
         .option("max-new-tokens", "N", "answer length of requests without max_tokens", "256")
+        .integerIn(1, serve::RequestLimits{}.maxNewTokens)
         .option("video-cache", "N", "encoded videos kept for repeated requests", "8")
+        .integerIn(1, 1024)
         .option("served-model-name", "NAME", "the model's name in the API (default: DIR's name)")
         .option("device", "DEV", "cpu, cuda or cuda:N", "cpu");
     declareVideoModelOptions(p, true);
@@ -43,18 +51,15 @@ void declare(ArgParser& p) {
 int run(const ArgParser& a) {
 #ifndef ONCE_HAVE_SERVE
     (void)a;
-    fail("this `once` was built without the HTTP server (ONCE_WITH_SERVE=OFF: no cpp-httplib)",
-         {}, "once serve", "a build with libcpp-httplib-dev", "ONCE_WITH_SERVE=OFF");
+    fail("this `once` was built without the HTTP server (ONCE_WITH_SERVE=OFF: no cpp-httplib)", {},
+         "once serve", "a build with libcpp-httplib-dev", "ONCE_WITH_SERVE=OFF");
 #else
     if (!a.has("model")) {
-        throw UsageError("--model DIR is required");
+        throw UsageError("--model DIR|ORG/NAME is required");
     }
     serve::ServerOptions so;
     so.host = a.get("host");
-    so.port = a.getInt32("port", "serve");
-    if (so.port < 0 || so.port > 65535) {
-        throw UsageError("--port takes 0..65535, got " + a.get("port"));
-    }
+    so.port = a.getInt32("port", "serve");  // the ranges of all numbers: declare()'s domains
     if (a.has("api-key-file")) {
         so.apiKey = serve::readApiKeyFile(a.get("api-key-file"));
     } else if (!serve::isLoopbackHost(so.host)) {
@@ -63,30 +68,17 @@ int run(const ArgParser& a) {
                          " is reachable from other machines: give --api-key-file");
     }
     so.maxConcurrent = a.getInt32("max-concurrent", "serve");
-    if (so.maxConcurrent < 1) {
-        throw UsageError("--max-concurrent must be at least 1");
-    }
 
     serve::EngineOptions eo;
+    std::string samplingNotice;
+    eo.session = sessionOptionsFrom(a, &samplingNotice);  // as `once ask` reads them
+    printNotices({samplingNotice});
     AnswerSessionOptions& s = eo.session;
-    s.modelDir = a.get("model");
-    s.backbone = backboneFrom(a, false);
-    s.device = a.get("device");
-    s.dtype = dtypeFrom(a).resolved;
-    s.codebook = a.getOr("codebook", "");
-    s.sampling = samplingFrom(a, s.backbone, s.modelDir).rule;
-    s.positions = a.get("positions");
-    s.promptFormat = a.get("prompt-format");
-    s.videoLimits = videoLimitsFrom(a);
-    s.poolStride = int(a.getInt("pool-stride"));
     // Parameters travel with each request (once.params); the default method takes its defaults.
     s.method = a.get("method");
     compressorInfo(s.method);  // an unknown method fails before the model loads
     if (a.has("budget")) {
         eo.defaultBudget = a.getInt("budget");
-        if (*eo.defaultBudget < 1) {
-            throw UsageError("--budget must be at least 1");
-        }
         if (compressorInfo(s.method).needsCodebook && s.codebook.empty()) {
             throw UsageError("--budget with --method " + s.method + " needs --codebook");
         }
@@ -95,17 +87,11 @@ int run(const ArgParser& a) {
         eo.mediaRoot = a.get("media-root");
     }
     const std::int64_t mib = a.getInt("max-video-mib");
-    if (mib < 1 || mib > 16384) {
-        throw UsageError("--max-video-mib takes 1..16384");
-    }
     eo.limits.maxVideoBytes = std::size_t(mib) << 20;
     // A data: URL carries the video in base64 (4 bytes per 3), plus the rest of the request.
     eo.limits.maxBodyBytes = eo.limits.maxVideoBytes / 3 * 4 + (std::size_t(1) << 20);
     eo.defaultMaxTokens = a.getInt("max-new-tokens");
-    if (eo.defaultMaxTokens < 1 || eo.defaultMaxTokens > eo.limits.maxNewTokens) {
-        throw UsageError("--max-new-tokens takes 1.." + std::to_string(eo.limits.maxNewTokens));
-    }
-    eo.videoCacheEntries = std::size_t(std::max<std::int64_t>(1, a.getInt("video-cache")));
+    eo.videoCacheEntries = std::size_t(a.getInt("video-cache"));
     eo.servedModelName = a.getOr("served-model-name", "");
 
     serve::ServeEngine engine(eo);

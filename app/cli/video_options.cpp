@@ -97,6 +97,25 @@ void declareVideoModelOptions(ArgParser& p, bool answers) {
     declareVideoLimits(p);
 }
 
+AnswerSessionOptions sessionOptionsFrom(const ArgParser& a, std::string* samplingNotice) {
+    AnswerSessionOptions so;
+    so.modelDir = modelFrom(a);
+    so.backbone = backboneFrom(a, false);
+    so.device = a.get("device");
+    so.dtype = dtypeFrom(a).resolved;
+    so.codebook = a.getOr("codebook", "");
+    const SamplingChoice sampling = samplingFrom(a, so.backbone, so.modelDir);
+    so.sampling = sampling.rule;
+    if (samplingNotice) {
+        *samplingNotice = sampling.notice;
+    }
+    so.positions = a.get("positions");
+    so.poolStride = int(a.getInt("pool-stride"));
+    so.promptFormat = a.get("prompt-format");
+    so.videoLimits = videoLimitsFrom(a);
+    return so;
+}
+
 void declareVideoLimits(ArgParser& p) {
     p.option("max-decoded-gib", "G",
              "refuse a video whose sampled frames would take more than G GiB decoded (RGB); "

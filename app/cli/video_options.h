@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/arg_parser.h"
+#include "pipeline/answer_session.h"
 #include "video/video_reader.h"
 
 namespace once {
@@ -36,6 +37,12 @@ std::string backboneFrom(const ArgParser& a, bool withEncoders);
 /// paper), the decoding limits; with `answers` (commands that answer questions with a language
 /// model: --backbone then lists only those) also --prompt-format and --positions.
 void declareVideoModelOptions(ArgParser& p, bool answers);
+
+/// The session of the commands that answer with a model (ask, eval, bench) from --model
+/// (modelFrom), --device, --dtype (resolved), --codebook, --backbone, --sampling (samplingFrom;
+/// its notice into `samplingNotice` when given), --positions, --pool-stride, --prompt-format and
+/// the decoding limits (declareVideoModelOptions with answers).
+AnswerSessionOptions sessionOptionsFrom(const ArgParser& a, std::string* samplingNotice = nullptr);
 
 /// --max-decoded-gib G and --max-frame-megapixels M: the decoding limits of docs/security.md.
 void declareVideoLimits(ArgParser& p);

@@ -12,8 +12,7 @@ std::optional<std::string> rewritten(std::string_view arg) {
         if (arg == old) {
             return option;
         }
-        if (arg.size() > old.size() && arg.substr(0, old.size()) == old &&
-            arg[old.size()] == '=') {
+        if (arg.size() > old.size() && arg.substr(0, old.size()) == old && arg[old.size()] == '=') {
             return option + std::string(arg.substr(old.size()));
         }
     }

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "compress/seeded_random.h"
+#include "util/csv.h"
 #include "util/error.h"
 
 namespace once {
@@ -62,17 +63,6 @@ std::string fmt(double v, int digits = 2) {
 
 std::string budgetText(std::int64_t b) {
     return b == 0 ? "dense" : std::to_string(b);
-}
-
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) {
-        return s;
-    }
-    std::string q = "\"";
-    for (char c : s) {
-        q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return q + "\"";
 }
 
 std::string padRight(const std::string& s, std::size_t w) {

@@ -3,7 +3,7 @@
 // the registry at each budget, with one model, appending one JSONL record per (question,
 // method, budget). Records already in the output are skipped, so an interrupted run resumes
 // where it stopped; each video is decoded and encoded once for all its questions, methods and
-// budgets (Session keeps the features and the prepared compressors).
+// budgets (AnswerSession keeps the features and the prepared compressors).
 #include <cstdint>
 #include <functional>
 #include <map>

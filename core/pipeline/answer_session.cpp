@@ -44,6 +44,7 @@ StageReport timed(const std::string& name, const at::Device& device, F&& f) {
     auto t0 = Clock::now();
     try {
         f();
+        synchronizeDevice(device);  // the stage's queued kernels belong to its time
     } catch (const c10::OutOfMemoryError&) {
         outOfDeviceMemory(name, device);
     }
@@ -52,6 +53,7 @@ StageReport timed(const std::string& name, const at::Device& device, F&& f) {
     r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     r.peakRssBytes = peakRssBytes();
     r.devicePeakReservedBytes = devicePeakReservedBytes(device);
+    r.devicePeakAllocatedBytes = devicePeakAllocatedBytes(device);
     return r;
 }
 
@@ -90,6 +92,9 @@ struct AnswerSession::State {
             notices.push_back(n);
         }
     }
+
+    /// Seconds the last content() spent in a compressor's prepare() (0: it was cached).
+    double lastPrepareSeconds = 0;
 
     /// The content rows for a budget (or dense) with the source tokens of each row; the
     /// codeword of each row into `codewords` when given (compressed only).
@@ -175,8 +180,9 @@ void AnswerSession::loadVideo(const std::string& path, Progress* progress,
     }
     // One peak for both stages: they run in one call (the decoder's frames feed the encoder).
     const std::int64_t rss = peakRssBytes(), reserved = devicePeakReservedBytes(device);
-    std::vector<StageReport> stages = {{"decode", d.decodeSeconds, rss, false, -1},
-                                       {"encode", d.encodeSeconds, rss, false, reserved}};
+    const std::int64_t allocated = devicePeakAllocatedBytes(device);
+    std::vector<StageReport> stages = {{"decode", d.decodeSeconds, rss, false, -1, -1},
+                                       {"encode", d.encodeSeconds, rss, false, reserved, allocated}};
     setVideo(std::move(d.video), path, std::move(stages));
 }
 
@@ -204,6 +210,13 @@ void AnswerSession::setVideo(EncodedVideo v, const std::string& origin,
 
 const EncodedVideo& AnswerSession::video() const {
     return s_->video;
+}
+
+void AnswerSession::checkCodebook() const {
+    if (s_->codebook) {
+        s_->codebook->checkCompatible(s_->backbone->hiddenSize(), s_->backbone->name(),
+                                      s_->options.modelDir);
+    }
 }
 
 void AnswerSession::setCodebook(std::shared_ptr<const Codebook> codebook) {
@@ -254,8 +267,12 @@ VisualContent AnswerSession::State::content(std::optional<std::int64_t> budget,
         codebook->checkCompatible(D, video.backbone, origin);
         spec.codebook = codebook.get();
     }
-    const auto compressor =
-        prepared.get(spec, info.needsCodebook ? codebook : nullptr, video, nullptr);
+    lastPrepareSeconds = 0;
+    std::shared_ptr<PreparedCompressor> compressor = prepared.find(spec.method, spec.params);
+    if (!compressor) {
+        compressor = prepared.get(spec, info.needsCodebook ? codebook : nullptr, video, nullptr);
+        lastPrepareSeconds = compressor->prepareMs() / 1000.0;
+    }
     const auto r = compressor->compress(*budget, seed);
     c.rows = r->tokens;
     c.groupOfToken =
@@ -298,9 +315,11 @@ AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, P
         r.method = o.method.empty() ? s_->options.method : o.method;
     }
     VisualContent content;
+    s_->lastPrepareSeconds = 0;
     r.stages.push_back(timed("compress", lm.device(), [&] {
         content = s_->content(o.budget, o.method, o.params, o.seed, &r.codewordIds);
     }));
+    r.prepareSeconds = s_->lastPrepareSeconds;
     if (content.groupOfToken.defined()) {
         const at::Tensor g = content.groupOfToken.contiguous();
         r.groupOfToken.assign(g.data_ptr<std::int64_t>(), g.data_ptr<std::int64_t>() + g.numel());
@@ -326,7 +345,9 @@ AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, P
         go.maxNewTokens = o.maxNewTokens;
         go.temperature = o.temperature;
         go.topP = o.topP;
-        go.stopTokens = lm.stopTokens();
+        if (o.stopAtStopTokens) {
+            go.stopTokens = lm.stopTokens();
+        }
         if (progress) {
             go.cancel = progress->token();
         }
@@ -347,10 +368,11 @@ AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, P
         };
         // Prefill and generation run in one call; the peaks are read and reset between them.
         const at::Device device = lm.device();
-        std::int64_t prefillRss = 0, prefillReserved = 0;
+        std::int64_t prefillRss = 0, prefillReserved = 0, prefillAllocated = 0;
         go.onPrefilled = [&] {
             prefillRss = peakRssBytes();
             prefillReserved = devicePeakReservedBytes(device);
+            prefillAllocated = devicePeakAllocatedBytes(device);
             resetPeakRss();
             resetDevicePeakMemory(device);
         };
@@ -360,9 +382,10 @@ AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, P
         if (o.onText && !pending.empty()) {
             o.onText(lossyUtf8(pending));  // a cut character at the end
         }
-        r.stages.push_back({"prefill", g.prefillSeconds, prefillRss, false, prefillReserved});
         r.stages.push_back(
-            {"generate", g.decodeSeconds, peakRssBytes(), false, devicePeakReservedBytes(device)});
+            {"prefill", g.prefillSeconds, prefillRss, false, prefillReserved, prefillAllocated});
+        r.stages.push_back({"generate", g.decodeSeconds, peakRssBytes(), false,
+                            devicePeakReservedBytes(device), devicePeakAllocatedBytes(device)});
         r.tokenIds = g.tokens;
         r.stoppedByToken = g.stoppedByToken;
         std::vector<std::int64_t> text = g.tokens;

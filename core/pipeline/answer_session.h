@@ -66,6 +66,8 @@ struct StageReport {
     bool cached = false;  ///< reused from an earlier question
     /// Peak reserved device memory (CUDA caching allocator) during the stage; −1 on the CPU.
     std::int64_t devicePeakReservedBytes = -1;
+    /// Peak device memory held by tensors during the stage; −1 on the CPU.
+    std::int64_t devicePeakAllocatedBytes = -1;
 };
 
 struct AskOptions {
@@ -75,6 +77,9 @@ struct AskOptions {
     std::map<std::string, std::string> params;
     std::uint64_t seed = 42;  ///< compressor seed (the paper's runs use 42)
     std::int64_t maxNewTokens = 16;
+    /// false: generate exactly maxNewTokens, past the model's stop tokens (benchmarks give every
+    /// method the same decoding work).
+    bool stopAtStopTokens = true;
     double temperature = 0;
     double topP = 1;
     std::string system;  ///< empty: the prompt format's default (chat_prompt.h)
@@ -99,6 +104,9 @@ struct AskReport {
     /// [3, S] M-RoPE positions of the prompt (Qwen3.5); empty for 1-D positions.
     std::vector<std::vector<std::int64_t>> promptPositions;
     double prefillFlops = 0;
+    /// Seconds of the compressor's budget-independent prepare() inside this question's compress
+    /// stage (0 when the method was already prepared for this video).
+    double prepareSeconds = 0;
     bool dense = true;
     std::int64_t budget = 0;
     std::string method;  ///< compressor used ("" when dense)
@@ -138,6 +146,10 @@ class AnswerSession {
     std::string encoderBackbone() const;
     /// The options in use, with the backbone and sampling resolved.
     const AnswerSessionOptions& options() const;
+    /// Throws OnceError (naming the codebook's file) when the codebook does not fit this model's
+    /// features: another width, or another backbone when the codebook names one. No codebook:
+    /// nothing to check. Lets a caller refuse a mismatch before encoding anything.
+    void checkCodebook() const;
     /// Replaces the codebook (AnswerSessionOptions::codebook) by one in memory; null: none.
     void setCodebook(std::shared_ptr<const Codebook> codebook);
     /// Uses a compressor prepared elsewhere (the studio's, on screen) for its method and

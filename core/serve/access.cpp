@@ -48,8 +48,8 @@ std::string readApiKeyFile(const std::string& path) {
     const auto last = key.find_last_not_of(" \t");
     key = first == std::string::npos ? std::string() : key.substr(first, last - first + 1);
     if (key.size() < 16 || key.size() > kMax) {
-        fail("the API key must be 16 to 4096 characters on the file's first line", path,
-             "API key", "16..4096 characters", std::to_string(key.size()) + " characters");
+        fail("the API key must be 16 to 4096 characters on the file's first line", path, "API key",
+             "16..4096 characters", std::to_string(key.size()) + " characters");
     }
     for (char c : key) {
         if (c < 0x21 || c > 0x7e) {

@@ -51,8 +51,7 @@ std::string limitedText(const json& v, const std::string& field, std::size_t max
 double numberIn(const json& v, const std::string& field, double lo, double hi) {
     const double d = jsonToNumber(v, kFile, field);
     if (d < lo || d > hi) {
-        bad("number out of range", field, std::to_string(lo) + ".." + std::to_string(hi),
-            v.dump());
+        bad("number out of range", field, std::to_string(lo) + ".." + std::to_string(hi), v.dump());
     }
     return d;
 }
@@ -79,8 +78,8 @@ void readContent(const json& content, const std::string& field, bool allowVideo,
     for (std::size_t i = 0; i < content.size(); ++i) {
         const std::string f = item(field, i);
         const json& part = content[i];
-        const std::string type = jsonToString(jsonRequire(part, "type", kFile, f), kFile,
-                                              f + ".type");
+        const std::string type =
+            jsonToString(jsonRequire(part, "type", kFile, f), kFile, f + ".type");
         if (type == "text") {
             onlyKnown(part, f, {"type", "text"});
             addText(jsonRequire(part, "text", kFile, f), f + ".text");
@@ -91,14 +90,13 @@ void readContent(const json& content, const std::string& field, bool allowVideo,
             }
             const json& vu = jsonRequire(part, "video_url", kFile, f);
             onlyKnown(vu, f + ".video_url", {"url"});
-            const std::string url =
-                jsonToString(jsonRequire(vu, "url", kFile, f + ".video_url"), kFile,
-                             f + ".video_url.url");
+            const std::string url = jsonToString(jsonRequire(vu, "url", kFile, f + ".video_url"),
+                                                 kFile, f + ".video_url.url");
             r.video = parseMediaUrl(url, f + ".video_url.url", limits.maxVideoBytes);
             haveVideo = true;
         } else {
-            bad("unsupported content part", f + ".type",
-                allowVideo ? "text or video_url" : "text", printableExcerpt(type));
+            bad("unsupported content part", f + ".type", allowVideo ? "text or video_url" : "text",
+                printableExcerpt(type));
         }
     }
 }
@@ -113,8 +111,7 @@ void readMessages(const json& messages, const RequestLimits& limits, ChatRequest
     for (std::size_t i = 0; i < messages.size(); ++i) {
         const std::string f = item(field, i);
         const json& m = messages[i];
-        const std::string role =
-            jsonToString(jsonRequire(m, "role", kFile, f), kFile, f + ".role");
+        const std::string role = jsonToString(jsonRequire(m, "role", kFile, f), kFile, f + ".role");
         onlyKnown(m, f, {"role", "content", "name"});
         const json& content = jsonRequire(m, "content", kFile, f);
         if (role == "system" || role == "developer") {
@@ -167,8 +164,7 @@ void readOnce(const json& o, ChatRequest& r) {
     }
     if (const json* p = jsonFind(o, "params", kFile, field)) {
         if (!p->is_object()) {
-            bad("wrong JSON type", field + ".params", "an object of name: value",
-                jsonTypeName(*p));
+            bad("wrong JSON type", field + ".params", "an object of name: value", jsonTypeName(*p));
         }
         for (const auto& [key, value] : p->items()) {
             const std::string f = field + ".params." + key;
@@ -231,7 +227,8 @@ ChatRequest parseChatRequest(std::string_view body, const RequestLimits& limits)
         }
     }
     if (const json* v = jsonFind(j, "seed", kFile, "")) {
-        r.seed = std::uint64_t(jsonToInt(*v, kFile, "seed", 0, std::numeric_limits<std::int64_t>::max()));
+        r.seed = std::uint64_t(
+            jsonToInt(*v, kFile, "seed", 0, std::numeric_limits<std::int64_t>::max()));
     }
     if (const json* v = jsonFind(j, "n", kFile, "")) {
         jsonToInt(*v, kFile, "n", 1, 1);  // one choice per request

@@ -90,10 +90,10 @@ struct HttpServer::Impl {
             return true;
         }
         res.set_header("WWW-Authenticate", "Bearer");
-        sendError(res, 401,
-                  token.empty() ? "missing API key: send Authorization: Bearer KEY"
-                                : "wrong API key",
-                  "authentication_error", "Authorization");
+        sendError(
+            res, 401,
+            token.empty() ? "missing API key: send Authorization: Bearer KEY" : "wrong API key",
+            "authentication_error", "Authorization");
         return false;
     }
 
@@ -138,9 +138,10 @@ struct HttpServer::Impl {
         try {
             request = parseChatRequest(req.body, engine.options().limits);
             if (!request.model.empty() && request.model != engine.modelName()) {
-                throw ApiError(404, "not_found_error",
-                               "the model '" + request.model + "' is not served here (GET /v1/models)",
-                               {"request", "model", engine.modelName(), request.model});
+                throw ApiError(
+                    404, "not_found_error",
+                    "the model '" + request.model + "' is not served here (GET /v1/models)",
+                    {"request", "model", engine.modelName(), request.model});
             }
         } catch (...) {
             const Failure f = failureOf(std::current_exception());
@@ -151,8 +152,8 @@ struct HttpServer::Impl {
         const std::int64_t created = unixTime();
         if (request.stream) {
             res.set_chunked_content_provider(
-                "text/event-stream", [this, admission, request, id, created](
-                                         std::size_t, httplib::DataSink& sink) {
+                "text/event-stream",
+                [this, admission, request, id, created](std::size_t, httplib::DataSink& sink) {
                     stream(request, id, created, *admission, sink);
                     return true;
                 });
@@ -162,9 +163,9 @@ struct HttpServer::Impl {
         try {
             const EngineAnswer a = engine.answer(request, {}, admission->token);
             metrics.observe(a);
-            res.set_content(
-                dumped(completionJson(id, created, engine.modelName(), a, request.once.returnGroups)),
-                "application/json");
+            res.set_content(dumped(completionJson(id, created, engine.modelName(), a,
+                                                  request.once.returnGroups)),
+                            "application/json");
         } catch (const Cancelled&) {
             metrics.cancelled();
             // The client is gone: 499 (nginx's "client closed request") goes nowhere but the log.
@@ -198,7 +199,8 @@ struct HttpServer::Impl {
             const EngineAnswer a = engine.answer(
                 request,
                 [&](const std::string& piece) {
-                    write(sseData(chunkJson(id, created, model, choice({{"content", piece}}, nullptr))));
+                    write(sseData(
+                        chunkJson(id, created, model, choice({{"content", piece}}, nullptr))));
                 },
                 admission.token);
             metrics.observe(a);

@@ -15,10 +15,10 @@ namespace once::serve {
 
 struct ServerOptions {
     std::string host = "127.0.0.1";
-    int port = 8080;      ///< 0: any free port (bind() returns it)
-    std::string apiKey;   ///< required on /v1/*; empty: none (loopback binds only)
+    int port = 8080;     ///< 0: any free port (bind() returns it)
+    std::string apiKey;  ///< required on /v1/*; empty: none (loopback binds only)
     int maxConcurrent = 4;
-    int retryAfterSeconds = 1;  ///< Retry-After of a 429
+    int retryAfterSeconds = 1;    ///< Retry-After of a 429
     int readTimeoutSeconds = 60;  ///< a client that sends its body slower is dropped
 };
 

@@ -71,8 +71,7 @@ VideoSource parseDataUrl(std::string_view url, const std::string& field, std::si
     }
     const std::string_view header = url.substr(5, comma - 5);
     const std::string_view suffix = ";base64";
-    if (header.size() < suffix.size() ||
-        header.substr(header.size() - suffix.size()) != suffix) {
+    if (header.size() < suffix.size() || header.substr(header.size() - suffix.size()) != suffix) {
         badUrl("the data URL is not base64", field, expected, header);
     }
     const std::string_view type = header.substr(0, header.size() - suffix.size());
@@ -101,7 +100,8 @@ std::string videoDataUrl(std::string_view bytes, const std::string& fileName) {
             type = t;
         }
     }
-    static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char* alphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out = "data:video/" + type + ";base64,";
     out.reserve(out.size() + (bytes.size() + 2) / 3 * 4);
     for (std::size_t i = 0; i < bytes.size(); i += 3) {
@@ -178,8 +178,7 @@ VideoSource parseMediaUrl(std::string_view url, const std::string& field,
         rest.remove_prefix(9);
     }
     if (rest.empty() || rest.front() != '/') {
-        badUrl("a file URL needs an absolute path and no host but localhost", field, expected,
-               url);
+        badUrl("a file URL needs an absolute path and no host but localhost", field, expected, url);
     }
     if (rest.find_first_of("?#") != std::string_view::npos) {
         badUrl("a file URL takes no query or fragment", field, expected, url);
@@ -211,6 +210,18 @@ std::string resolveMediaFile(const std::string& mediaRoot, const std::string& pa
                        {kWhere, field, "a file under " + mediaRoot, printableExcerpt(path, 200)});
     }
     const std::string resolved = resolveInside(given.string(), rel.string(), kWhere, field);
+    // resolveInside is lexical (docs/security.md: where a user's own symlinks point is the
+    // user's decision). A client of the server is not the owner of the file system: what it
+    // names must also resolve inside the root, so a symlink in the media root cannot hand out
+    // a file elsewhere (as nginx's disable_symlinks if_not_owner).
+    const fs::path real = fs::weakly_canonical(resolved, ec);
+    const fs::path realRoot = fs::weakly_canonical(given, ec);
+    const fs::path inside = real.lexically_relative(realRoot);
+    if (ec || inside.empty() || *inside.begin() == ".." || inside == ".") {
+        throw ApiError(400, "invalid_request_error",
+                       "the video is outside the media root (through a symbolic link)",
+                       {kWhere, field, "a file under " + mediaRoot, printableExcerpt(path, 200)});
+    }
     if (!fs::is_regular_file(resolved, ec)) {
         throw ApiError(404, "invalid_request_error", "no such video file under the media root",
                        {kWhere, field, "an existing file", printableExcerpt(path, 200)});

@@ -15,8 +15,8 @@ void histogramText(std::ostringstream& o, const std::string& name, const std::st
     std::int64_t cumulative = 0;
     for (std::size_t i = 0; i < counts.size(); ++i) {
         cumulative += counts[i];
-        o << name << "_bucket{" << labels << sep << "le=\"" << ServeMetrics::kBuckets[i]
-          << "\"} " << cumulative << "\n";
+        o << name << "_bucket{" << labels << sep << "le=\"" << ServeMetrics::kBuckets[i] << "\"} "
+          << cumulative << "\n";
     }
     o << name << "_bucket{" << labels << sep << "le=\"+Inf\"} " << count << "\n";
     const std::string braces = labels.empty() ? "" : "{" + labels + "}";

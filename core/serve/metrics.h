@@ -18,7 +18,7 @@ class ServeMetrics {
   public:
     /// Upper bounds (seconds) of the latency buckets; +Inf is implied.
     static constexpr std::array<double, 14> kBuckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
-                                                        1,     2.5,  5,     10,    30,  60,  300};
+                                                        1,     2.5,  5,     10,   30,  60,   300};
 
     /// A chat completion was admitted / ended (any outcome).
     void started();

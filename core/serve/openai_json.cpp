@@ -24,7 +24,8 @@ json keptGroupsJson(const EngineAnswer& a) {
     for (std::int64_t g : r.groupOfToken) {
         rows = std::max(rows, g + 1);
     }
-    std::vector<std::map<std::int64_t, std::vector<std::int64_t>>> members(static_cast<std::size_t>(rows));
+    std::vector<std::map<std::int64_t, std::vector<std::int64_t>>> members(
+        static_cast<std::size_t>(rows));
     std::int64_t dropped = 0;
     for (std::size_t i = 0; i < r.groupOfToken.size(); ++i) {
         const std::int64_t g = r.groupOfToken[i];

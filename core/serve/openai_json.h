@@ -34,8 +34,8 @@ nlohmann::json onceJson(const EngineAnswer& a, bool withGroups);
 std::string finishReason(const EngineAnswer& a);
 
 /// A whole non-streamed chat.completion.
-nlohmann::json completionJson(const std::string& id, std::int64_t created,
-                              const std::string& model, const EngineAnswer& a, bool withGroups);
+nlohmann::json completionJson(const std::string& id, std::int64_t created, const std::string& model,
+                              const EngineAnswer& a, bool withGroups);
 
 /// One chat.completion.chunk with `choices` (an array; empty for the usage chunk).
 nlohmann::json chunkJson(const std::string& id, std::int64_t created, const std::string& model,

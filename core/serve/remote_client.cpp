@@ -34,7 +34,9 @@ std::unique_ptr<httplib::Client> connect(const RemoteEndpoint& e) {
         const json& err = j["error"];
         fail("the server refused the request (HTTP " + std::to_string(status) +
                  "): " + err.value("message", std::string()),
-             e.url, err.contains("param") && err["param"].is_string() ? err["param"].get<std::string>() : "");
+             e.url,
+             err.contains("param") && err["param"].is_string() ? err["param"].get<std::string>()
+                                                               : "");
     }
     fail("the server answered HTTP " + std::to_string(status), e.url, "server",
          "an OpenAI-compatible server", printableExcerpt(body, 200));
@@ -75,8 +77,8 @@ void fillReport(RemoteAnswer& a, const json& once, const std::string& url) {
     for (const json& s : jsonRequire(once, "stages", url, "once")) {
         StageReport st;
         st.name = jsonToString(jsonRequire(s, "name", url, "once.stages"), url, "once.stages.name");
-        st.seconds = jsonToNumber(jsonRequire(s, "seconds", url, "once.stages"), url,
-                                  "once.stages.seconds");
+        st.seconds =
+            jsonToNumber(jsonRequire(s, "seconds", url, "once.stages"), url, "once.stages.seconds");
         st.cached = jsonBoolOr(s, "cached", false, url, "once.stages");
         r.stages.push_back(st);
     }
@@ -156,19 +158,24 @@ RemoteAnswer askRemote(const RemoteEndpoint& e, const std::string& videoPath,
         once["sampling"] = sampling;
     }
     json content = json::array();
-    content.push_back({{"type", "video_url"},
-                       {"video_url",
-                        {{"url", videoDataUrl(readFileLimited(videoPath, maxVideoBytes), videoPath)}}}});
+    content.push_back(
+        {{"type", "video_url"},
+         {"video_url",
+          {{"url", videoDataUrl(readFileLimited(videoPath, maxVideoBytes), videoPath)}}}});
     content.push_back({{"type", "text"}, {"text", question}});
     json messages = json::array();
     if (!o.system.empty()) {
         messages.push_back({{"role", "system"}, {"content", o.system}});
     }
     messages.push_back({{"role", "user"}, {"content", content}});
-    const json body = {{"messages", messages},      {"max_tokens", o.maxNewTokens},
-                       {"temperature", o.temperature}, {"top_p", o.topP},
-                       {"seed", o.seed},               {"stream", true},
-                       {"stream_options", {{"include_usage", true}}}, {"once", once}};
+    const json body = {{"messages", messages},
+                       {"max_tokens", o.maxNewTokens},
+                       {"temperature", o.temperature},
+                       {"top_p", o.topP},
+                       {"seed", o.seed},
+                       {"stream", true},
+                       {"stream_options", {{"include_usage", true}}},
+                       {"once", once}};
 
     RemoteAnswer a;
     int status = 0;
@@ -206,8 +213,9 @@ RemoteAnswer askRemote(const RemoteEndpoint& e, const std::string& videoPath,
             }
         }
         if (const json* usage = jsonFind(j, "usage", e.url, "")) {
-            a.report.promptTokens = jsonToInt(jsonRequire(*usage, "prompt_tokens", e.url, "usage"),
-                                              e.url, "usage.prompt_tokens", 0, std::int64_t(1) << 40);
+            a.report.promptTokens =
+                jsonToInt(jsonRequire(*usage, "prompt_tokens", e.url, "usage"), e.url,
+                          "usage.prompt_tokens", 0, std::int64_t(1) << 40);
         }
         if (const json* onceReport = jsonFind(j, "once", e.url, "")) {
             fillReport(a, *onceReport, e.url);

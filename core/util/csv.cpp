@@ -17,6 +17,17 @@ std::string trimmed(std::string_view s) {
 
 }  // namespace
 
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) {
+        return s;
+    }
+    std::string q = "\"";
+    for (char c : s) {
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return q + "\"";
+}
+
 int CsvText::column(std::string_view name) const {
     for (std::size_t i = 0; i < header.size(); ++i) {
         if (header[i] == name) {

@@ -1,6 +1,7 @@
 #pragma once
-// Reading the CSV tables the engine writes (eval/report.h, analysis/*.h) back: RFC 4180 quoting
-// ("a,b" and "" inside quotes) undone, one record per line. The files are untrusted: rows of the
+// The CSV tables the engine writes (`once eval report`, `once bench`, analysis/*.h) and reads
+// back, RFC 4180 both ways: a cell is quoted when it holds a comma, a quote or a line break, with
+// quotes doubled; reading undoes that, one record per line. Read files are untrusted: rows of the
 // wrong width are an error naming the file and the line.
 #include <cstddef>
 #include <string>
@@ -8,6 +9,9 @@
 #include <vector>
 
 namespace once {
+
+/// One cell as written: `s` itself, or quoted with its quotes doubled.
+std::string csvField(const std::string& s);
 
 /// A CSV file as read: the header's cells and every row, each as wide as the header; cells
 /// trimmed of surrounding spaces.

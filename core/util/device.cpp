@@ -193,4 +193,13 @@ std::int64_t devicePeakReservedBytes(const at::Device& device) {
     return stats.reserved_bytes[aggregate].peak;
 }
 
+std::int64_t devicePeakAllocatedBytes(const at::Device& device) {
+    if (!device.is_cuda()) {
+        return -1;
+    }
+    const auto stats = c10::getDeviceAllocator(at::kCUDA)->getDeviceStats(device.index());
+    const auto aggregate = static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE);
+    return stats.allocated_bytes[aggregate].peak;
+}
+
 }  // namespace once

@@ -46,5 +46,8 @@ void registerDeviceDescriber(c10::DeviceType type, std::function<std::string(int
 void resetDevicePeakMemory(const at::Device& device);
 /// Peak reserved device memory in bytes since the last reset, or −1 on the CPU.
 std::int64_t devicePeakReservedBytes(const at::Device& device);
+/// Peak device memory held by tensors (allocated, not merely cached) in bytes since the last
+/// reset, or −1 on the CPU.
+std::int64_t devicePeakAllocatedBytes(const at::Device& device);
 
 }  // namespace once

@@ -168,17 +168,14 @@ void Source::open(const std::string& path, Progress* progress) {
     const int w = st_->codecpar->width, h = st_->codecpar->height;
     if (w <= 0 || h <= 0) {
         // Also what a frame above the pixel limit leaves: the probing decoder refused it.
-        fail("the video stream has no frame size (or frames above the size limit)", path,
-             "size",
-             "width and height > 0, at most " + std::to_string(limits_.maxFramePixels) +
-                 " pixels",
+        fail("the video stream has no frame size (or frames above the size limit)", path, "size",
+             "width and height > 0, at most " + std::to_string(limits_.maxFramePixels) + " pixels",
              sizeText(w, h));
     }
     checkFrameSize(w, h, limits_, path);
     dec_ = avcodec_alloc_context3(codec);
     if (!dec_ || avcodec_parameters_to_context(dec_, st_->codecpar) < 0) {
-        fail("cannot set up the video decoder", path, "codec", "a decoder context",
-             codec->name);
+        fail("cannot set up the video decoder", path, "codec", "a decoder context", codec->name);
     }
     dec_->thread_count = 0;
     dec_->max_pixels = limits_.maxFramePixels;
@@ -256,7 +253,7 @@ bool Source::seek(double seconds) {
     if (!(base > 0) || !std::isfinite(seconds)) {
         return false;
     }
-    const std::int64_t start = start_ != AV_NOPTS_VALUE ? start_
+    const std::int64_t start = start_ != AV_NOPTS_VALUE            ? start_
                                : st_->start_time != AV_NOPTS_VALUE ? st_->start_time
                                                                    : 0;
     const double ts = double(start) + std::max(0.0, seconds) / base;
@@ -376,8 +373,8 @@ void RgbConverter::convert(const AVFrame* f, std::uint8_t* out, const std::strin
     if (sws_getColorspaceDetails(ctx_, &inv, &srcRange, &tab, &dstRange, &brightness, &contrast,
                                  &saturation) >= 0) {
         // YUV-J formats are full range by definition; keep what swscale chose for them.
-        sws_setColorspaceDetails(ctx_, coeffs, srcRange || full, coeffs, 1, brightness,
-                                 contrast, saturation);
+        sws_setColorspaceDetails(ctx_, coeffs, srcRange || full, coeffs, 1, brightness, contrast,
+                                 saturation);
     }
     // swscale's SIMD paths may write past the end of a packed RGB row, so convert into a
     // padded scratch image and copy the rows out.
@@ -388,8 +385,7 @@ void RgbConverter::convert(const AVFrame* f, std::uint8_t* out, const std::strin
     sws_scale(ctx_, f->data, f->linesize, 0, f->height, dst, strides);
     for (int y = 0; y < h_; ++y) {
         std::memcpy(out + std::size_t(y) * std::size_t(w_) * 3,
-                    scratch_.data() + std::size_t(y) * std::size_t(stride),
-                    std::size_t(w_) * 3);
+                    scratch_.data() + std::size_t(y) * std::size_t(stride), std::size_t(w_) * 3);
     }
 }
 

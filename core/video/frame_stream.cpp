@@ -84,8 +84,8 @@ struct FrameStream::Impl {
     void convert(const AVFrame* f, double time, PlaybackFrame& out) {
         if (!rgb) {
             // The first decoded frame fixes the size (decoders may pad, as Theora does).
-            const double scale = std::min({1.0, double(maxWidth) / f->width,
-                                           double(maxHeight) / f->height});
+            const double scale =
+                std::min({1.0, double(maxWidth) / f->width, double(maxHeight) / f->height});
             outWidth = std::max(1, int(std::lround(f->width * scale)));
             outHeight = std::max(1, int(std::lround(f->height * scale)));
             rgb = std::make_unique<ffmpeg::RgbConverter>(outWidth, outHeight);
@@ -205,8 +205,8 @@ struct FrameStream::Impl {
 };
 
 FrameStream::FrameStream(const std::string& path, int, int, const VideoLimits&) {
-    fail("this build has no video decoding (configured with ONCE_WITH_FFMPEG=OFF)", path,
-         "decoder", "a build with FFmpeg", "none");
+    fail("this build has no video decoding (configured with ONCE_WITH_FFMPEG=OFF)", path, "decoder",
+         "a build with FFmpeg", "none");
 }
 FrameStream::~FrameStream() = default;
 const VideoInfo& FrameStream::info() const {

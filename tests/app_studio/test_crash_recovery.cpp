@@ -63,7 +63,8 @@ QString waitForAutosave(const Child& c, QProcess& studio, int timeoutMs) {
     QElapsedTimer t;
     t.start();
     while (t.elapsed() < timeoutMs && studio.state() == QProcess::Running) {
-        for (const QString& name : QDir(c.folder).entryList({QStringLiteral("autosave-*.oncesession")})) {
+        for (const QString& name :
+             QDir(c.folder).entryList({QStringLiteral("autosave-*.oncesession")})) {
             QFile f(c.folder + QLatin1Char('/') + name);
             if (f.open(QIODevice::ReadOnly)) {
                 const QByteArray text = f.readAll();
@@ -125,7 +126,8 @@ class TestCrashRecovery : public QObject {
         QCOMPARE(window->session()->method(), QStringLiteral("tome"));
         QCOMPARE(window->session()->budget(), std::int64_t(100));
         QCOMPARE(window->overlay()->currentFrame(), 7);
-        QCOMPARE(window->questionPanel()->askedQuestion(), QStringLiteral("What is the bird doing?"));
+        QCOMPARE(window->questionPanel()->askedQuestion(),
+                 QStringLiteral("What is the bird doing?"));
         QCOMPARE(window->questionPanel()->denseAnswer(),
                  QStringLiteral("It turns its head and climbs the perch."));
         QCOMPARE(window->questionPanel()->onceAnswer(), QStringLiteral("It climbs."));
@@ -169,12 +171,12 @@ class TestCrashRecovery : public QObject {
     }
 
     void oldSessionSpellingsAreRewritten() {
-        const char* argv[] = {"once-studio", "--session",  "a.oncesession", "-session=b",
-                              "--demo",      "--",         "--session"};
+        const char* argv[] = {"once-studio", "--session", "a.oncesession", "-session=b",
+                              "--demo",      "--",        "--session"};
         const std::vector<std::string> out = protectStudioArguments(7, argv);
         const std::vector<std::string> expected = {
-            "once-studio", "--open-session", "a.oncesession", "--open-session=b",
-            "--demo",      "--",             "--session"};  // after "--": a file name
+            "once-studio", "--open-session", "a.oncesession", "--open-session=b", "--demo",
+            "--",          "--session"};  // after "--": a file name
         QVERIFY(out == expected);
     }
 

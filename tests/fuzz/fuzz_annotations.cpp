@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/eval/annotation_json.cpp core/eval/benchmark.cpp core/eval/mvbench.cpp core/eval/egoschema.cpp core/eval/videomme.cpp core/eval/longvideobench.cpp core/eval/eval_record.cpp core/eval/results_file.cpp core/pipeline/multiple_choice.cpp core/util/json_file.cpp core/util/safe_path.cpp core/util/error.cpp core/util/regular_file.cpp
+// fuzz-sources: core/eval/annotation_json.cpp core/eval/benchmark.cpp core/eval/mvbench.cpp core/eval/egoschema.cpp core/eval/videomme.cpp core/eval/longvideobench.cpp core/eval/eval_record.cpp core/eval/results_file.cpp core/pipeline/multiple_choice.cpp core/util/json_file.cpp core/util/safe_path.cpp core/util/error.cpp core/util/regular_file.cpp core/util/atomic_file.cpp
 // clang-format on
 // libFuzzer target for the evaluation harness's file readers: the four benchmarks' annotation
 // parsers (MVBench, EgoSchema, Video-MME, LongVideoBench) and the results-file reader. The first

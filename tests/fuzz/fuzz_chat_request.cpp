@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/serve/chat_request.cpp core/serve/media_url.cpp core/serve/api_error.cpp core/video/sampling_rule.cpp core/util/json_file.cpp core/util/safe_path.cpp core/util/error.cpp
+// fuzz-sources: core/serve/chat_request.cpp core/serve/media_url.cpp core/serve/api_error.cpp core/video/sampling_rule.cpp core/util/json_file.cpp core/util/regular_file.cpp core/util/safe_path.cpp core/util/error.cpp
 // fuzz-max-len: 16384
 // clang-format on
 // libFuzzer target for the body of `once serve`'s POST /v1/chat/completions

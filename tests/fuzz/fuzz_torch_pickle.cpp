@@ -1,5 +1,5 @@
 // fuzz-sources: core/io/torch_pickle.cpp core/io/pickle_scan.cpp core/io/mapped_file.cpp
-// fuzz-sources: core/util/regular_file.cpp core/io/tensor_io.cpp core/io/safetensors.cpp
+// fuzz-sources: core/util/regular_file.cpp core/io/tensor_io.cpp core/io/finite_values.cpp core/io/safetensors.cpp
 // fuzz-sources: core/util/atomic_file.cpp
 // fuzz-sources: core/io/dtype.cpp core/util/error.cpp
 // fuzz-needs: torch

@@ -14,6 +14,7 @@
 #include "models/generation.h"
 #include "models/hf_checkpoint.h"
 #include "models/qwen2_model.h"
+#include "support/models_fixture.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -22,20 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-at::Tensor refTensor(const std::string& dir, const std::string& name) {
-    auto f = SafetensorsFile::open(dir + "/ref.safetensors");
-    return loadTensor(f, name).clone();
-}
-
-std::string makeModel(const QString& arch, const QStringList& flags) {
-    std::string dir = test::tempDir();
-    auto r = test::runPython("llm_reference.py",
-                             QStringList{"causal", QString::fromStdString(dir), arch} + flags);
-    if (r.exitCode != 0) {
-        qWarning("%s", qPrintable(r.err));
-    }
-    return dir;
-}
+using test::makeCausalLmReference;
+using test::referenceTensor;
 
 // A copy of a single-file model folder with its config or weights edited.
 std::string editedCopy(const std::string& from, const std::function<void(nlohmann::json&)>& cfg,
@@ -59,8 +48,8 @@ std::string editedCopy(const std::string& from, const std::function<void(nlohman
 
 void checkParity(const std::string& dir) {
     auto model = Qwen2Model::load(HfCheckpoint::open(dir));
-    at::Tensor ids = refTensor(dir, "input_ids");
-    at::Tensor want = refTensor(dir, "logits");
+    at::Tensor ids = referenceTensor(dir, "input_ids");
+    at::Tensor want = referenceTensor(dir, "logits");
     KvCache cache;
     at::Tensor full = model.forward(model.embed(ids), cache);
     QCOMPARE(full.sizes(), want.sizes());
@@ -79,11 +68,11 @@ void checkParity(const std::string& dir) {
     QVERIFY(test::maxAbsDiff(at::cat({a, b, c}), want) <= 1e-4);
 
     GenerationOptions go;
-    go.maxNewTokens = refTensor(dir, "generated").size(0);
+    go.maxNewTokens = referenceTensor(dir, "generated").size(0);
     std::vector<std::int64_t> streamed;
     go.onToken = [&](std::int64_t t) { streamed.push_back(t); };
     auto r = generate(model, model.embed(ids), go);
-    at::Tensor gen = refTensor(dir, "generated");
+    at::Tensor gen = referenceTensor(dir, "generated");
     std::vector<std::int64_t> want2(gen.data_ptr<std::int64_t>(),
                                     gen.data_ptr<std::int64_t>() + gen.numel());
     QCOMPARE(r.tokens, want2);
@@ -109,8 +98,8 @@ class TestQwen2Model : public QObject {
 
   private slots:
     void initTestCase() {
-        qwen_ = makeModel("qwen2", {"--shard"});
-        llama_ = makeModel("llama", {"--tie"});
+        qwen_ = makeCausalLmReference("qwen2", {"--shard"});
+        llama_ = makeCausalLmReference("llama", {"--tie"});
         QVERIFY(fs::exists(qwen_ + "/model.safetensors.index.json"));
         QVERIFY(fs::exists(llama_ + "/model.safetensors"));
     }
@@ -162,8 +151,8 @@ class TestQwen2Model : public QObject {
     }
 
     void halfPrecisionStaysClose() {
-        at::Tensor ids = refTensor(llama_, "input_ids");
-        at::Tensor want = refTensor(llama_, "logits");
+        at::Tensor ids = referenceTensor(llama_, "input_ids");
+        at::Tensor want = referenceTensor(llama_, "logits");
         for (std::string dt : {"bfloat16", "float16"}) {
             auto model = Qwen2Model::load(HfCheckpoint::open(llama_), {"cpu", dt});
             QCOMPARE(model.dtype(), dt == "bfloat16" ? at::kBFloat16 : at::kHalf);
@@ -178,7 +167,7 @@ class TestQwen2Model : public QObject {
 
     void samplingIsSeededAndTopPOneTokenIsGreedy() {
         auto model = Qwen2Model::load(HfCheckpoint::open(llama_));
-        at::Tensor e = model.embed(refTensor(llama_, "input_ids"));
+        at::Tensor e = model.embed(referenceTensor(llama_, "input_ids"));
         GenerationOptions o;
         o.maxNewTokens = 8;
         o.temperature = 0.8;

@@ -13,6 +13,7 @@
 #include "models/hf_checkpoint.h"
 #include "models/qwen2_model.h"
 #include "models/qwen2_static_decode.h"
+#include "support/models_fixture.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -20,20 +21,8 @@ using namespace once;
 
 namespace {
 
-at::Tensor refTensor(const std::string& dir, const std::string& name) {
-    auto f = SafetensorsFile::open(dir + "/ref.safetensors");
-    return loadTensor(f, name).clone();
-}
-
-std::string makeModel(const QString& arch, const QStringList& flags) {
-    std::string dir = test::tempDir();
-    auto r = test::runPython("llm_reference.py",
-                             QStringList{"causal", QString::fromStdString(dir), arch} + flags);
-    if (r.exitCode != 0) {
-        qWarning("%s", qPrintable(r.err));
-    }
-    return dir;
-}
+using test::makeCausalLmReference;
+using test::referenceTensor;
 
 // The largest difference between the eager and the fixed-shape step over `steps` greedy steps
 // after a prefill of `ids`, both fed the eager step's tokens.
@@ -60,8 +49,8 @@ class TestQwen2StaticDecode : public QObject {
 
   private slots:
     void initTestCase() {
-        qwen_ = makeModel("qwen2", {"--shard"});
-        llama_ = makeModel("llama", {"--tie"});
+        qwen_ = makeCausalLmReference("qwen2", {"--shard"});
+        llama_ = makeCausalLmReference("llama", {"--tie"});
         QVERIFY(std::filesystem::exists(qwen_ + "/ref.safetensors"));
         QVERIFY(std::filesystem::exists(llama_ + "/ref.safetensors"));
     }
@@ -75,7 +64,7 @@ class TestQwen2StaticDecode : public QObject {
         QFETCH(QString, which);
         const std::string dir = which == "qwen2" ? qwen_ : llama_;
         const auto model = Qwen2Model::load(HfCheckpoint::open(dir));
-        const at::Tensor ids = refTensor(dir, "input_ids"), want = refTensor(dir, "generated");
+        const at::Tensor ids = referenceTensor(dir, "input_ids"), want = referenceTensor(dir, "generated");
         GenerationOptions o;
         o.maxNewTokens = want.size(0);
         o.decode = "static";
@@ -89,7 +78,7 @@ class TestQwen2StaticDecode : public QObject {
 
     void logitsFollowTheEagerStep() {
         const auto model = Qwen2Model::load(HfCheckpoint::open(qwen_));
-        const at::Tensor ids = refTensor(qwen_, "input_ids");
+        const at::Tensor ids = referenceTensor(qwen_, "input_ids");
         const double f32 = stepwiseDifference(model, ids, 12);
         qInfo("F32: largest logit difference %.3g", f32);
         QVERIFY(f32 <= 1e-4);
@@ -97,7 +86,7 @@ class TestQwen2StaticDecode : public QObject {
         // so the logits agree to BF16 rounding.
         const auto half = Qwen2Model::load(HfCheckpoint::open(qwen_), {"cpu", "bfloat16"});
         const double bf16 = stepwiseDifference(half, ids, 12);
-        const double scale = refTensor(qwen_, "logits").abs().max().item<double>();
+        const double scale = referenceTensor(qwen_, "logits").abs().max().item<double>();
         qInfo("BF16: largest logit difference %.3g (logit scale %.3g)", bf16, scale);
         QVERIFY(bf16 <= 0.05 * scale);
     }
@@ -106,7 +95,7 @@ class TestQwen2StaticDecode : public QObject {
         // Decode 5 tokens with fixed shapes, then one more with forward(): its logits are those
         // of a fresh forward over the whole sequence.
         const auto model = Qwen2Model::load(HfCheckpoint::open(llama_));
-        const at::Tensor ids = refTensor(llama_, "input_ids");
+        const at::Tensor ids = referenceTensor(llama_, "input_ids");
         KvCache cache;
         model.forward(model.embed(ids), cache, true);
         std::vector<std::int64_t> all(ids.data_ptr<std::int64_t>(),
@@ -131,7 +120,7 @@ class TestQwen2StaticDecode : public QObject {
 
     void modesAndErrors() {
         const auto model = Qwen2Model::load(HfCheckpoint::open(qwen_));
-        const at::Tensor e = model.embed(refTensor(qwen_, "input_ids"));
+        const at::Tensor e = model.embed(referenceTensor(qwen_, "input_ids"));
         GenerationOptions o;
         o.maxNewTokens = 3;
         QCOMPARE(generate(model, e, o).decodeMode, std::string("eager"));  // auto on a CPU

@@ -131,6 +131,19 @@ class TestHostileValues : public QObject {
         QVERIFY2(r.text.contains("features"), qPrintable(r.text));  // the field
     }
 
+    void codebookOverflowingItsStoredDtypeIsNotWritten() {
+        // Finite in F32, Inf in BF16 (max 3.39e38): the codebook's reader would refuse the file,
+        // so the writer refuses to write it.
+        const std::string path = test::tempDir() + "/bf16.safetensors";
+        const Codebook cb = Codebook::fromTensor(at::full({2, 3}, 3.4e38f));
+        const OnceError e = test::errorOf([&] { cb.save(path, "BF16"); });
+        QCOMPARE(e.where().file, path);
+        QCOMPARE(e.where().field, std::string("codebook"));
+        QVERIFY(!fs::exists(path));
+        cb.save(path, "F32");  // representable: written
+        QVERIFY(fs::exists(path));
+    }
+
     void hugeProcessorSizeRefusedBeforeAllocating() {
         // 2^31 pixels as the minimum: transformers would resize each frame of the 320 x 240
         // clip to tens of thousands of pixels a side (gigabytes); the 3 GB limit of the run

@@ -77,15 +77,18 @@ struct TinyServeModel {
     QString error;  ///< why it could not be made; empty when it was
     /// The model options every suite gives `once serve` and `once ask` alike.
     QStringList args() const {
-        return {"--model", QString::fromStdString(model), "--sampling", "uniform:4",
-                "--pool-stride", "2", "--dtype", "float32"};
+        return {"--model",       QString::fromStdString(model),
+                "--sampling",    "uniform:4",
+                "--pool-stride", "2",
+                "--dtype",       "float32"};
     }
 };
 
 inline TinyServeModel makeTinyServeModel(const std::string& dir) {
     TinyServeModel m;
     m.model = dir + "/model";
-    const ProcessResult r = runPython("serve_client.py", {"model", QString::fromStdString(m.model)});
+    const ProcessResult r =
+        runPython("serve_client.py", {"model", QString::fromStdString(m.model)});
     if (r.exitCode != 0) {
         m.error = r.err;
         return m;

@@ -25,10 +25,11 @@ json videoPart(const std::string& url) {
 }
 
 json request(json extra = json::object()) {
-    json j = {{"model", "m"},
-              {"messages",
-               {{{"role", "user"},
-                 {"content", {videoPart("file:///media/a.mp4"), {{"type", "text"}, {"text", "Q?"}}}}}}}};
+    json j = {
+        {"model", "m"},
+        {"messages",
+         {{{"role", "user"},
+           {"content", {videoPart("file:///media/a.mp4"), {{"type", "text"}, {"text", "Q?"}}}}}}}};
     for (auto& [k, v] : extra.items()) {
         j[k] = v;
     }
@@ -196,7 +197,7 @@ class TestChatRequest : public QObject {
         QCOMPARE(status("data:video/mp4;base64,AAAA", 2), 413);  // 3 bytes > 2, before decoding
         QCOMPARE(status("data:video/mp4;base64,AAA"), 400);      // not padded
         QCOMPARE(status("data:video/mp4;base64,AA*A"), 400);
-        QCOMPARE(status("data:video/mp4;base64,A=AA"), 400);     // '=' inside
+        QCOMPARE(status("data:video/mp4;base64,A=AA"), 400);  // '=' inside
         QCOMPARE(status("data:image/png;base64,AAAA"), 400);
         QCOMPARE(status("data:video/mp4,AAAA"), 400);
         QCOMPARE(status("data:video/mp4;base64,"), 400);

@@ -39,8 +39,8 @@ std::vector<std::int64_t> groupOfToken(const json& groups) {
     for (const json& row : groups["rows"]) {
         for (const json& member : row["members"]) {
             for (const json& p : member["patches"]) {
-                g[std::size_t(member["frame"].get<std::int64_t>() * patches + p.get<std::int64_t>())] =
-                    row["row"].get<std::int64_t>();
+                g[std::size_t(member["frame"].get<std::int64_t>() * patches +
+                              p.get<std::int64_t>())] = row["row"].get<std::int64_t>();
             }
         }
     }
@@ -77,9 +77,8 @@ class TestServeOpenAi : public QObject {
     json chat(const std::vector<json>& requests, const QString& base = {}) {
         const std::string file = test::tempDir() + "/requests.json";
         test::writeText(file, json(requests).dump());
-        auto r = test::runPython("serve_client.py",
-                                 {"chat", base.isEmpty() ? server_->url() : base,
-                                  QString::fromStdString(file)});
+        auto r = test::runPython("serve_client.py", {"chat", base.isEmpty() ? server_->url() : base,
+                                                     QString::fromStdString(file)});
         if (r.exitCode != 0) {
             qWarning().noquote() << r.err;
             return json();
@@ -131,11 +130,12 @@ class TestServeOpenAi : public QObject {
 
     void answersEqualOnceAsk() {
         for (const bool dense : {true, false}) {
-            const json once = dense ? json{{"dense", true}} : json{{"method", "once"}, {"budget", 12}};
+            const json once =
+                dense ? json{{"dense", true}} : json{{"method", "once"}, {"budget", 12}};
             const json want =
                 ask(dense ? QStringList{"--dense"}
-                          : QStringList{"--codebook", QString::fromStdString(codebook_),
-                                        "--budget", "12"});
+                          : QStringList{"--codebook", QString::fromStdString(codebook_), "--budget",
+                                        "12"});
             QVERIFY(!want.is_null());
             const json got = chat({fileRequest(once, false), fileRequest(once, true)});
             QCOMPARE(got.size(), std::size_t(2));
@@ -158,7 +158,8 @@ class TestServeOpenAi : public QObject {
                   want["token_ids"].size());
 
             // curl: the same JSON, and server-sent events ending in [DONE].
-            const auto plain = test::postJson(chatUrl(), requestBody("file://" + clip_, once).dump());
+            const auto plain =
+                test::postJson(chatUrl(), requestBody("file://" + clip_, once).dump());
             QCOMPARE(plain.status, 200);
             QCOMPARE(plain.json()["once"]["token_ids"], want["token_ids"]);
             QCOMPARE(plain.json()["object"].get<std::string>(), std::string("chat.completion"));
@@ -192,8 +193,8 @@ class TestServeOpenAi : public QObject {
             std::string method;
             int budget;
         };
-        const std::vector<Case> cases = {{"once", 8}, {"spatial-pool", 49}, {"tome", 30},
-                                         {"once", 20}};
+        const std::vector<Case> cases = {
+            {"once", 8}, {"spatial-pool", 49}, {"tome", 30}, {"once", 20}};
         std::vector<json> requests;
         for (const Case& c : cases) {
             requests.push_back(fileRequest({{"method", c.method}, {"budget", c.budget}}));
@@ -233,8 +234,8 @@ class TestServeOpenAi : public QObject {
                               QString::fromStdString(method), "--budget", QString::number(budget),
                               "-o", QString::fromStdString(out)});
             QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-            const json got = chat({fileRequest(
-                {{"method", method}, {"budget", budget}, {"return_groups", true}})});
+            const json got = chat(
+                {fileRequest({{"method", method}, {"budget", budget}, {"return_groups", true}})});
             QVERIFY2(!got[0].contains("error"), got[0].dump().c_str());
             const json& groups = got[0]["once"]["groups"];
             QCOMPARE(groups["patches"].get<int>(), 14 * 14);
@@ -280,8 +281,8 @@ class TestServeOpenAi : public QObject {
         json wrongType = requestBody("file://" + clip_);
         wrongType["max_tokens"] = "many";
         json unknownMethod = requestBody("file://" + clip_, {{"method", "magic"}, {"budget", 4}});
-        json unknownParam =
-            requestBody("file://" + clip_, {{"method", "tome"}, {"budget", 4}, {"params", {{"x", 1}}}});
+        json unknownParam = requestBody(
+            "file://" + clip_, {{"method", "tome"}, {"budget", 4}, {"params", {{"x", 1}}}});
         json wrongModel = requestBody("file://" + clip_);
         wrongModel["model"] = "gpt-4o";
         const std::string secret = dir_ + "/secret.mp4";
@@ -306,11 +307,12 @@ class TestServeOpenAi : public QObject {
         for (const Case& c : cases) {
             const auto reply = test::postJson(chatUrl(), c.body);
             const json e = reply.json();
-            QVERIFY2(reply.status == c.status && e.contains("error") &&
-                         e["error"]["message"].is_string() &&
-                         (c.param.empty() || e["error"]["param"] == c.param),
-                     qPrintable(QString::number(reply.status) + " " +
-                                QString::fromStdString(c.body.substr(0, 120) + " -> " + reply.body)));
+            QVERIFY2(
+                reply.status == c.status && e.contains("error") &&
+                    e["error"]["message"].is_string() &&
+                    (c.param.empty() || e["error"]["param"] == c.param),
+                qPrintable(QString::number(reply.status) + " " +
+                           QString::fromStdString(c.body.substr(0, 120) + " -> " + reply.body)));
         }
         const auto notFound = test::curl(server_->url() + "/v1/nothing", {});
         QCOMPARE(notFound.status, 404);
@@ -337,25 +339,26 @@ class TestServeOpenAi : public QObject {
         const std::string keyFile = dir_ + "/key";
         const std::string key = "k3y-for-the-serve-test-0123";
         test::writeText(keyFile, key + "\n");
-        std::filesystem::permissions(keyFile, std::filesystem::perms::owner_read |
-                                                  std::filesystem::perms::owner_write);
-        test::ServeProcess open(modelArgs() + QStringList{"--host", "0.0.0.0", "--api-key-file",
-                                                          QString::fromStdString(keyFile),
-                                                          "--media-root",
-                                                          QString::fromStdString(media_),
-                                                          "--max-video-mib", "1"});
+        std::filesystem::permissions(
+            keyFile, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+        test::ServeProcess open(
+            modelArgs() + QStringList{"--host", "0.0.0.0", "--api-key-file",
+                                      QString::fromStdString(keyFile), "--media-root",
+                                      QString::fromStdString(media_), "--max-video-mib", "1"});
         QVERIFY2(!open.url().isEmpty(), qPrintable(open.error()));
         const QString base = QString("http://127.0.0.1:%1").arg(open.port());
         const QString url = base + "/v1/chat/completions";
         const std::string body = requestBody("file://" + clip_).dump();
         auto reply = test::postJson(url, body);
         QCOMPARE(reply.status, 401);
-        QCOMPARE(reply.json()["error"]["type"].get<std::string>(), std::string("authentication_error"));
+        QCOMPARE(reply.json()["error"]["type"].get<std::string>(),
+                 std::string("authentication_error"));
         reply = test::postJson(url, body, {"-H", "Authorization: Bearer wrong-key-0123456789"});
         QCOMPARE(reply.status, 401);
         QCOMPARE(test::curl(base + "/v1/models", {}).status, 401);
         QCOMPARE(test::curl(base + "/health", {}).status, 200);  // probes need no key
-        reply = test::postJson(url, body, {"-H", QString::fromStdString("Authorization: Bearer " + key)});
+        reply = test::postJson(url, body,
+                               {"-H", QString::fromStdString("Authorization: Bearer " + key)});
         QCOMPARE(reply.status, 200);
         json req = fileRequest();
         req["api_key"] = key;
@@ -391,12 +394,26 @@ class TestServeOpenAi : public QObject {
 
     void loadBenchmarkHasNoFailuresAndBoundedMemory() {
         QProcess p;
-        p.start(ONCE_TEST_PYTHON,
-                {QString::fromStdString(test::sourcePath("bench/bench_serve.py")), "--once",
-                 ONCE_CLI_PATH, "--model", QString::fromStdString(model_), "--video",
-                 QString::fromStdString(clip_), "--codebook", QString::fromStdString(codebook_),
-                 "--clients", "6", "--requests", "36", "--max-concurrent", "3", "--time-limit",
-                 "240", "--peer-requests", "2", "--json"});
+        p.start(ONCE_TEST_PYTHON, {QString::fromStdString(test::sourcePath("bench/bench_serve.py")),
+                                   "--once",
+                                   ONCE_CLI_PATH,
+                                   "--model",
+                                   QString::fromStdString(model_),
+                                   "--video",
+                                   QString::fromStdString(clip_),
+                                   "--codebook",
+                                   QString::fromStdString(codebook_),
+                                   "--clients",
+                                   "6",
+                                   "--requests",
+                                   "36",
+                                   "--max-concurrent",
+                                   "3",
+                                   "--time-limit",
+                                   "240",
+                                   "--peer-requests",
+                                   "2",
+                                   "--json"});
         QVERIFY(p.waitForFinished(400000));
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QVERIFY2(p.exitCode() == 0, qPrintable(err));

@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "codebook/codebook.h"
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
 #include "support/test_support.h"
 
 namespace once::test {
@@ -25,6 +27,21 @@ std::optional<nlohmann::json> runPathReference(const QString& script, const std:
     }
     std::ifstream in(dir + "/ref.json");
     return nlohmann::json::parse(in);
+}
+
+std::string makeCausalLmReference(const QString& arch, const QStringList& flags) {
+    std::string dir = tempDir();
+    const ProcessResult r = runPython(
+        "llm_reference.py", QStringList{"causal", QString::fromStdString(dir), arch} + flags);
+    if (r.exitCode != 0) {
+        qWarning().noquote() << r.err;
+    }
+    return dir;
+}
+
+at::Tensor referenceTensor(const std::string& dir, const std::string& name) {
+    auto f = SafetensorsFile::open(dir + "/ref.safetensors");
+    return loadTensor(f, name).clone();
 }
 
 }  // namespace once::test

@@ -12,11 +12,15 @@
 #include "charts/budget_latency_chart.h"
 #include "charts/chart_data.h"
 #include "charts/chart_export.h"
+#include "charts/charts_panel.h"
 #include "charts/residual_chart.h"
 #include "charts/task_radar_chart.h"
 #include "charts/usage_decile_chart.h"
+#include "eval/efficiency_bench_file.h"
+#include "eval/report.h"
 #include "eval/task_accuracy.h"
 #include "models/prefill_flops.h"
+#include "session/studio_session.h"
 #include "support/test_support.h"
 #include "util/error.h"
 
@@ -133,6 +137,94 @@ class TestCharts : public QObject {
         checkExports(chart, QStringLiteral("latency"), 1 + 5);
     }
 
+    void latencyChartDrawsABenchTable() {
+        // A `once bench` table as the file holds it: Dense, ONCE and ForestPrune at two
+        // budgets, accuracy for ONCE and Dense only.
+        once::EfficiencyBench bench;
+        bench.machine.cpuModel = "Test CPU";
+        bench.machine.device = "cpu";
+        bench.settings = {{"dtype", "bfloat16"}, {"sampling", "uniform:8"}, {"new_tokens", "16"}};
+        auto row = [](const std::string& m, std::int64_t b, double e2e, double acc) {
+            once::EfficiencyBenchRow r;
+            r.method = m;
+            r.budget = b;
+            r.samples = 3;
+            r.newTokens = 16;
+            r.visualTokens = b ? double(b) : 5833;
+            r.e2eMs = e2e;
+            r.prefillMs = e2e / 2;
+            r.e2eSpeedup = 1000 / e2e;
+            r.prefillSpeedup = 500 / r.prefillMs;
+            if (acc > 0) {
+                r.accuracyPct["mvbench"] = acc;
+            }
+            return r;
+        };
+        bench.rows = {row("dense", 0, 1000, 56), row("once", 64, 200, 50),
+                      row("once", 512, 300, 55), row("forestprune", 64, 220, 0),
+                      row("forestprune", 512, 320, 0)};
+        const QString path = temp(QStringLiteral("bench.json"));
+        once::saveEfficiencyBench(bench, path.toStdString());
+        BudgetLatencyChart chart;
+        chart.setEfficiencyBench(once::loadEfficiencyBench(path.toStdString()));
+        QVERIFY(chart.showsEfficiencyBench());
+        // Per method: end-to-end and prefill speed-up (+ accuracy for ONCE); Dense at 1 and its
+        // accuracy.
+        QCOMPARE(chart.plot()->graphCount(), 3 + 2 + 2);
+        QVERIFY(chart.plot()->yAxis2->visible());
+        QVERIFY2(chart.note().contains("Test CPU"), qPrintable(chart.note()));
+        const CsvTable t = chart.table();
+        QCOMPARE(t.rows.size(), 5);
+        QCOMPARE(t.rows[1][0], QStringLiteral("once"));
+        QCOMPARE(t.rows[1][4].toDouble(), 5.0);
+        QCOMPARE(t.rows[3][6], QString());  // no accuracy for ForestPrune
+        checkExports(chart, QStringLiteral("bench"), 5);
+        // A new measured sweep replaces the loaded table.
+        once::BudgetSweep sweep;
+        sweep.denseTokens = 100;
+        once::SweepPoint p;
+        p.budget = 4;
+        p.outputs = 4;
+        sweep.points.push_back(p);
+        chart.setSweep(sweep, 1);
+        QVERIFY(!chart.showsEfficiencyBench());
+        QCOMPARE(chart.table().rows.size(), 1 + 1);  // Dense and the one budget
+    }
+
+    void benchResultsLoadThroughThePanel() {
+        // File ▸ Open Bench Results… in "Budget vs latency"; a bad file keeps the chart and says
+        // why (the GUI never dies on a bad file).
+        StudioSession session;
+        ChartsPanel panel(&session);
+        once::EfficiencyBench bench;
+        bench.machine.cpuModel = "Panel CPU";
+        once::EfficiencyBenchRow dense;
+        dense.method = "dense";
+        dense.samples = 1;
+        dense.newTokens = 4;
+        dense.e2eMs = 100;
+        dense.prefillMs = 50;
+        dense.e2eSpeedup = dense.prefillSpeedup = 1;
+        once::EfficiencyBenchRow compressed = dense;
+        compressed.method = "once";
+        compressed.budget = 32;
+        compressed.e2eMs = 20;
+        compressed.e2eSpeedup = 5;
+        bench.rows = {dense, compressed};
+        const QString path = temp(QStringLiteral("panel_bench.json"));
+        once::saveEfficiencyBench(bench, path.toStdString());
+        QString error;
+        QVERIFY2(panel.loadBenchResults(path, &error), qPrintable(error));
+        QVERIFY(panel.latencyChart()->showsEfficiencyBench());
+        QCOMPARE(panel.latencyChart()->table().rows.size(), 2);
+        const QString bad = temp(QStringLiteral("panel_bad.json"));
+        writeText(bad, R"({"format": "once-bench/1", "machine": {}, "rows": [{"method": "once"}]})");
+        QVERIFY(!panel.loadBenchResults(bad, &error));
+        QVERIFY2(error.contains(QLatin1String("budget")), qPrintable(error));
+        QVERIFY(panel.latencyChart()->showsEfficiencyBench());
+        QVERIFY(panel.latencyChart()->note().contains(QLatin1String("Panel CPU")));
+    }
+
     // Issue 30, defect 9: in a narrow dock the empty chart was ~50 px between two y axes, and
     // three legend columns cut every entry ("Prefill FLC").
     void latencyChartFitsANarrowDock() {
@@ -144,7 +236,10 @@ class TestCharts : public QObject {
         plot->replot();
         QVERIFY(!plot->yAxis2->visible());  // nothing on it before a sweep
         QVERIFY2(plot->axisRect()->width() > plot->width() / 2,
-                 qPrintable(QString::number(plot->axisRect()->width())));
+                 qPrintable(QStringLiteral("axes %1 px of %2 (outer %3)")
+                                .arg(plot->axisRect()->width())
+                                .arg(plot->width())
+                                .arg(plot->axisRect()->outerRect().width())));
         chart.setSweep(sweepOf({1, 4, 16, 64, 256}, true), 1);
         plot->replot();
         QVERIFY(plot->yAxis2->visible());

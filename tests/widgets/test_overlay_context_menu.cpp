@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
@@ -39,13 +40,23 @@ class DialogAnswerer : public QObject {
         if (auto* dialog = qobject_cast<QFileDialog*>(modal)) {
             last_ = modal;
             answered << dialog->windowTitle();
-            // Into the folder and OK: the folder dialog returns the folder it shows.
+            // Into the folder, the name field emptied, and OK: the folder dialog returns the
+            // folder it shows. (A name left in the field that is not a folder there makes
+            // accept() warn in a nested message box.) OK is pressed from the event loop, not
+            // inside this timer's slot: a box accept() opens would wait on a timer that cannot
+            // fire again until its slot returns.
             dialog->setDirectory(folder_);
-            static_cast<QDialog*>(dialog)->accept();  // QFileDialog's own is protected
+            if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"))) {
+                name->clear();
+            }
+            QTimer::singleShot(0, dialog, [dialog] {
+                static_cast<QDialog*>(dialog)->accept();  // QFileDialog's own is protected
+            });
         } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
             last_ = modal;
             answered << box->windowTitle();
-            QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
+            QTimer::singleShot(
+                0, box, [box] { QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton); });
         }
     }
     QString folder_;
@@ -97,7 +108,8 @@ class TestOverlayContextMenu : public QObject {
         click(&f.view, Qt::LeftButton, patch);
         QTRY_VERIFY(f.overlay.selectedCodeword() >= 0);
 
-        const QString folder = QString::fromStdString(once::test::tempDir()) + QStringLiteral("/seq");
+        const QString folder =
+            QString::fromStdString(once::test::tempDir()) + QStringLiteral("/seq");
         QVERIFY(QDir().mkpath(folder));
         for (int run = 0; run < 3; ++run) {  // the crash came 3 times of 3
             const QString out = folder + QStringLiteral("/run%1").arg(run);
@@ -105,7 +117,8 @@ class TestOverlayContextMenu : public QObject {
             DialogAnswerer answers(out);
             QMenu* menu = openContextMenu(f.view, patch);
             QVERIFY(menu);
-            QAction* action = actionNamed(menu, QStringLiteral("Export Frames as an Image Sequence…"));
+            QAction* action =
+                actionNamed(menu, QStringLiteral("Export Frames as an Image Sequence…"));
             QVERIFY(action);
             QVERIFY(action->isEnabled());
             click(menu, Qt::LeftButton, menu->actionGeometry(action).center());

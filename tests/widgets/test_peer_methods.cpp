@@ -53,15 +53,15 @@ class TestPeerMethods : public QObject {
         QCOMPARE(box->itemText(0), QStringLiteral("ONCE"));
         // Every registered peer is offered, with the registry's summary as its tooltip.
         const auto infos = once::compressorInfos();
-        QVERIFY(infos.size() >= 8);
+        QVERIFY(infos.size() >= 9);
         for (const auto& info : infos) {
             const int i = box->findData(QString::fromStdString(info.method));
             QVERIFY2(i >= 0, info.method.c_str());
             const QString tip = box->itemData(i, Qt::ToolTipRole).toString();
             QVERIFY2(tip.contains(QString::fromStdString(info.summary)), qPrintable(tip));
         }
-        for (const char* peer :
-             {"fastvid", "visionzip", "dycoke", "tome", "vqtoken", "spatial-pool", "frame-drop"}) {
+        for (const char* peer : {"fastvid", "visionzip", "dycoke", "tome", "vqtoken",
+                                 "spatial-pool", "frame-drop", "forestprune"}) {
             QVERIFY2(box->findData(QString::fromLatin1(peer)) > 0, peer);
         }
         // The variant selector is ONCE's: disabled for a peer.
@@ -185,6 +185,27 @@ class TestPeerMethods : public QObject {
         QCOMPARE(f.overlay.membersInFrame(f.overlay.selectedGroup(), keptFrame), 1);
         f.overlay.toggleSelectionAt(droppedFrame, 7);
         QCOMPARE(f.overlay.selectedGroup(), -1);
+    }
+
+    void forestPruneRunsLikeEveryPeer() {
+        // Registered in its own file only: the menu, the slider's range and the overlay follow.
+        Fixture f;
+        f.session.setVideo(test::syntheticVideo(4, 6, 6, 16));
+        pickMethod(f.panel, QStringLiteral("forestprune"));
+        QVERIFY(f.panel.notice().isEmpty());
+        // The graph pruner keeps 18 of each frame's 36 tokens: the registry's range says budgets
+        // up to 4 · 18 change the output (the slider still spans N, as for every peer).
+        QCOMPARE(f.panel.codebookSize(), std::int64_t{4 * 36});
+        QCOMPARE(methods::budgetRange(QStringLiteral("forestprune"),
+                                      methods::budgetShape(f.session.video(), 0))
+                     .max,
+                 std::int64_t{4 * 18});
+        f.panel.spinBox()->setValue(20);
+        QVERIFY(test::waitForResult(f.session, QStringLiteral("forestprune"), 20));
+        const auto r = f.session.result();
+        QVERIFY(r->numOutputs >= 1 && r->numOutputs <= 20);
+        QCOMPARE(f.overlay.groupCount(), static_cast<int>(r->numOutputs));
+        QCOMPARE(f.overlay.droppedCount(), static_cast<int>(4 * 36 - r->numOutputs));
     }
 
     // Issue 30, defect 7: ONCE at 64 → frame drop (raised to its smallest budget, a frame) →

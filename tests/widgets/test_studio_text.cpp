@@ -36,11 +36,11 @@ once::AskReport report(bool dense, bool cachedDecode) {
     once::AskReport r;
     r.dense = dense;
     r.budget = dense ? 0 : 16;
-    r.stages = {{"decode", 0.200, -1, cachedDecode, -1},
-                {"encode", 0.300, -1, cachedDecode, -1},
-                {"compress", dense ? 0.001 : 0.004, -1, false, -1},
-                {"prefill", 0.050, -1, false, -1},
-                {"generate", 0.100, -1, false, -1}};
+    r.stages = {{"decode", 0.200, -1, cachedDecode, -1, -1},
+                {"encode", 0.300, -1, cachedDecode, -1, -1},
+                {"compress", dense ? 0.001 : 0.004, -1, false, -1, -1},
+                {"prefill", 0.050, -1, false, -1, -1},
+                {"generate", 0.100, -1, false, -1, -1}};
     r.contentTokens = dense ? 1 : 16;
     r.layoutTokens = 0;
     r.sourceTokens = 729;

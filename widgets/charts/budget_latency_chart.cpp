@@ -2,11 +2,13 @@
 
 #include <qcustomplot.h>
 
+#include <QHBoxLayout>
 #include <QPushButton>
 
 #include "charts/chart_axes.h"
 #include "charts/chart_export.h"
 #include "charts/chart_legend.h"
+#include "charts/efficiency_panel.h"
 #include "session/methods.h"
 
 namespace once::studio {
@@ -19,11 +21,19 @@ BudgetLatencyChart::BudgetLatencyChart(QWidget* parent)
     measure_ = new QPushButton(tr("&Measure Sweep"), this);
     measure_->setToolTip(tr("Re-compress this video at budgets 1, 2, 4, … K and time each stage"));
     connect(measure_, &QPushButton::clicked, this, &BudgetLatencyChart::measureRequested);
+    openBench_ = new QPushButton(tr("&Open Bench Results…"), this);
+    openBench_->setToolTip(tr("Draw a `once bench` table: speed-up over Dense (and accuracy) "
+                              "against the budget for each method"));
+    connect(openBench_, &QPushButton::clicked, this, &BudgetLatencyChart::openBenchRequested);
     auto* holder = new QWidget(this);
     auto* layout = new QVBoxLayout(holder);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_, 1);
-    layout->addWidget(measure_, 0, Qt::AlignLeft);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(measure_);
+    buttons->addWidget(openBench_);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
     setPlotWidget(holder);
     setCanMeasure(false);
     replot();
@@ -33,6 +43,14 @@ void BudgetLatencyChart::setSweep(const std::optional<BudgetSweep>& sweep, int l
     sweep_ = sweep;
     cancelled_ = false;
     layoutTokens_ = layoutTokens;
+    if (sweep) {
+        bench_.reset();  // a new measurement replaces a loaded table
+    }
+    replot();
+}
+
+void BudgetLatencyChart::setEfficiencyBench(const std::optional<once::EfficiencyBench>& bench) {
+    bench_ = bench;
     replot();
 }
 
@@ -86,6 +104,11 @@ void BudgetLatencyChart::showNote(const QString& note) {
 }
 
 void BudgetLatencyChart::replot() {
+    if (bench_) {
+        plot_->legend->setFont(font());
+        showNote(drawEfficiencyPanel(plot_, *bench_));
+        return;
+    }
     plot_->clearPlottables();
     plot_->clearItems();
     plot_->legend->setFont(font());
@@ -192,6 +215,9 @@ bool BudgetLatencyChart::exportImage(const QString& path, QString* error) {
 }
 
 CsvTable BudgetLatencyChart::table() const {
+    if (bench_) {
+        return efficiencyPanelTable(*bench_);
+    }
     CsvTable t;
     t.header = {QStringLiteral("method"),        QStringLiteral("budget"),
                 QStringLiteral("visual_tokens"), QStringLiteral("coverage"),

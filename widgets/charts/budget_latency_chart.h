@@ -1,11 +1,13 @@
 #pragma once
 // Budget vs latency: a measured sweep over budgets (compression time; prefill and end-to-end
 // time when a model is loaded) with Dense as the reference line, and prefill FLOPs from the
-// actual input length on a second axis.
+// actual input length on a second axis. Or, loaded from `once bench`, the paper's efficiency
+// panel over methods (charts/efficiency_panel.h); whichever came last is shown.
 #include <optional>
 
 #include "analysis/budget_sweep.h"
 #include "charts/chart_widget.h"
+#include "eval/efficiency_bench_file.h"
 #include "models/prefill_flops.h"
 
 class QCustomPlot;
@@ -20,6 +22,10 @@ class BudgetLatencyChart : public ChartWidget {
 
     /// The measured sweep (nullopt clears). `layoutTokens` are added to every input length.
     void setSweep(const std::optional<BudgetSweep>& sweep, int layoutTokens);
+    /// A `once bench` table to draw instead of the sweep (nullopt: back to the sweep).
+    void setEfficiencyBench(const std::optional<once::EfficiencyBench>& bench);
+    bool showsEfficiencyBench() const { return bench_.has_value(); }
+    QPushButton* openBenchButton() const { return openBench_; }
     /// Dimensions used for FLOPs; `fromModel` false labels them as the reference model's.
     void setLlm(const once::LlmShape& dims, bool fromModel);
     /// Text tokens of the prompt around the video (system turn, question).
@@ -43,6 +49,8 @@ class BudgetLatencyChart : public ChartWidget {
 
   signals:
     void measureRequested();
+    /// "Open Bench Results…" was pressed (the charts panel shows the file dialog).
+    void openBenchRequested();
 
   private:
     void replot();
@@ -50,7 +58,9 @@ class BudgetLatencyChart : public ChartWidget {
 
     QCustomPlot* plot_;
     QPushButton* measure_;
+    QPushButton* openBench_;
     std::optional<BudgetSweep> sweep_;
+    std::optional<once::EfficiencyBench> bench_;
     bool canMeasure_ = false, measuring_ = false, cancelled_ = false;
     QString note_;
     int layoutTokens_ = 0;

@@ -20,6 +20,9 @@ void fitLegendColumns(QCustomPlot* plot) {
     const int columns = std::clamp((room + spacing) / (widest + spacing), 1, 3);
     if (legend->wrap() != columns) {
         legend->setWrap(columns);
+        // setWrap() only sets the count for elements added later; rearranging the ones there
+        // is setFillOrder's (QCPLayoutGrid: "rearrange" re-inserts every element in order).
+        legend->setFillOrder(legend->fillOrder(), true);
     }
 }
 
@@ -37,6 +40,11 @@ void placeLegendBelow(QCustomPlot* plot) {
     auto* row = new QCPLayoutGrid;
     layout->addElement(1, 0, row);
     row->setMargins(QMargins(0, 0, 0, 4));
+    // A grid's widest is the sum of its elements' widest, and an empty legend's is its margins:
+    // before any entry the row capped the plot's only column, and the axes were ~50 px wide in
+    // a 360 px dock (issue 30). A maximum set below QWIDGETSIZE_MAX replaces that hint
+    // (QCPLayout::getFinalMaximumOuterSize); the height keeps the hint.
+    row->setMaximumSize(QWIDGETSIZE_MAX - 1, QWIDGETSIZE_MAX);
     row->addElement(0, 0, plot->legend);
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot->legend->setWrap(3);  // at most three entries a line, fewer when they do not fit

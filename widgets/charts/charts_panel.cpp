@@ -62,6 +62,8 @@ ChartsPanel::ChartsPanel(StudioSession* session, QWidget* parent)
             &StudioSession::runBudgetSweep);
     connect(radar_, &TaskRadarChart::openRequested, this, &ChartsPanel::openEvaluationResults);
     connect(analysis_, &AnalysisChart::openRequested, this, &ChartsPanel::openAnalysisResults);
+    connect(latency_, &BudgetLatencyChart::openBenchRequested, this,
+            &ChartsPanel::openBenchResults);
 }
 
 ChartWidget* ChartsPanel::currentChart() const {
@@ -159,6 +161,17 @@ void ChartsPanel::openAnalysisResults() {
     openResults(tr("Open Analysis Results"),
                 tr("Evaluation or analysis tables (*.csv);;All files (*)"),
                 tr("Cannot open analysis results"), &ChartsPanel::loadAnalysisResults);
+}
+
+bool ChartsPanel::loadBenchResults(const QString& path, QString* error) {
+    return loadResults(
+        [&] { latency_->setEfficiencyBench(once::loadEfficiencyBench(path.toStdString())); },
+        latency_, error);
+}
+
+void ChartsPanel::openBenchResults() {
+    openResults(tr("Open Bench Results"), tr("once bench results (*.json);;All files (*)"),
+                tr("Cannot open bench results"), &ChartsPanel::loadBenchResults);
 }
 
 }  // namespace once::studio

@@ -39,6 +39,10 @@ class ChartsPanel : public QWidget {
     void openAnalysisResults();
     /// Charts an evaluation or analysis CSV; returns false and keeps the chart on error.
     bool loadAnalysisResults(const QString& path, QString* error = nullptr);
+    /// File dialog, then draws a `once bench` table in "Budget vs latency" (errors in a box).
+    void openBenchResults();
+    /// Draws a `once bench` JSON in "Budget vs latency"; false and the chart kept on error.
+    bool loadBenchResults(const QString& path, QString* error = nullptr);
 
   private:
     void onAssignment();

@@ -85,7 +85,7 @@ PlaybackBuffer::Frame PlaybackBuffer::frameAt(double seconds) const {
         // Before the first held frame: that frame only when nothing precedes it (the start
         // of the stream or of the seek that produced it).
         return seconds + kEps >= runFrom_ || runFrom_ <= kEps ? Frame{it->second, it->first}
-                                                                 : Frame{};
+                                                              : Frame{};
     }
     --it;
     return {it->second, it->first};

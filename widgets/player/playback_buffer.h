@@ -86,10 +86,10 @@ class PlaybackBuffer : public QObject {
     bool stop_ = false;
     double cursor_ = 0;
     std::map<double, QImage> frames_;
-    double runFrom_ = 0;       ///< the frames decoded since the last seek start here
-    double decodedTo_ = -1;    ///< time of the last decoded frame of this run (-1: none)
-    bool atEnd_ = false;       ///< this run reached the end of the stream
-    double lastFrame_ = -1;    ///< the stream's last frame time, once known
+    double runFrom_ = 0;     ///< the frames decoded since the last seek start here
+    double decodedTo_ = -1;  ///< time of the last decoded frame of this run (-1: none)
+    bool atEnd_ = false;     ///< this run reached the end of the stream
+    double lastFrame_ = -1;  ///< the stream's last frame time, once known
     double stated_ = 0, fps_ = 0;
     int seeks_ = 0;
 };

@@ -35,6 +35,8 @@ const char* const kContext = "once::studio::methods";
     QT_TRANSLATE_NOOP("once::studio::methods",
                       "VQToken adaptive k-means: cosine k-means++ per video, K by the elbow rule over [k_min, k_max] capped by the budget, cluster means"),
     QT_TRANSLATE_NOOP("once::studio::methods",
+                      "ForestPrune: per-frame graph pruning, then history trees across frames; the roots and shallowest nodes are kept, excess roots merged greedily"),
+    QT_TRANSLATE_NOOP("once::studio::methods",
                       "ONCE: nearest codewords of a global codebook, B most used kept, tokens reassigned and mean-pooled (the paper's rule)"),
 };
 

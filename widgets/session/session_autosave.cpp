@@ -49,9 +49,9 @@ SessionAutosave::SessionAutosave(StudioSession* session, std::function<Extras()>
     QDir().mkpath(folder);
     // One file per window: the process id, and a count for a process with several windows.
     static int windows = 0;
-    const QString base = QDir(folder).filePath(
-        kPrefix + QString::number(QCoreApplication::applicationPid()) + QLatin1Char('-') +
-        QString::number(++windows));
+    const QString base =
+        QDir(folder).filePath(kPrefix + QString::number(QCoreApplication::applicationPid()) +
+                              QLatin1Char('-') + QString::number(++windows));
     file_ = base + QString::fromLatin1(once::kSessionFileExtension.data(),
                                        qsizetype(once::kSessionFileExtension.size()));
     lock_ = std::make_unique<QLockFile>(lockPathFor(file_));
@@ -83,8 +83,8 @@ QString SessionAutosave::defaultFolder() {
 QStringList SessionAutosave::orphans(const QString& folder) {
     const QString suffix = QString::fromLatin1(once::kSessionFileExtension.data(),
                                                qsizetype(once::kSessionFileExtension.size()));
-    QFileInfoList files = QDir(folder).entryInfoList({kPrefix + QLatin1Char('*') + suffix},
-                                                     QDir::Files, QDir::Time);
+    QFileInfoList files =
+        QDir(folder).entryInfoList({kPrefix + QLatin1Char('*') + suffix}, QDir::Files, QDir::Time);
     QStringList out;
     for (const QFileInfo& f : files) {
         QLockFile lock(lockPathFor(f.absoluteFilePath()));
