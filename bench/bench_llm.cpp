@@ -36,7 +36,7 @@
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 #include "util/dtype_choice.h"
 #include "util/error.h"
 

@@ -50,10 +50,10 @@ set(ONCE_CORE_PUBLIC_HEADERS
     models/gguf_header.h
     models/hub_cache.h
     models/prefill_flops.h
-    models/qwen2_config.h
-    models/qwen2_model.h
+    models/qwen2/qwen2_config.h
+    models/qwen2/qwen2_model.h
     models/visual_encoder.h
-    pipeline/chat_prompt.h
+    models/llava_ov/chat_prompt.h
     pipeline/answer_session.h
     serve/access.h
     serve/chat_request.h

@@ -1917,7 +1917,7 @@
         <translation></translation>
     </message>
     <message>
-        <source>The Qwen3.5 vision tower merges 2×2 patches itself; this setting applies to LLaVA-OneVision</source>
+        <source>The %1 vision tower merges patches itself; this setting applies to backbones that pool the patch grid</source>
         <translation></translation>
     </message>
     <message>

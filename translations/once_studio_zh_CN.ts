@@ -1906,8 +1906,8 @@
         <translation>图块网格(&amp;P)：</translation>
     </message>
     <message>
-        <source>The Qwen3.5 vision tower merges 2×2 patches itself; this setting applies to LLaVA-OneVision</source>
-        <translation>Qwen3.5 的视觉塔自行合并 2×2 图块；此设置仅用于 LLaVA-OneVision</translation>
+        <source>The %1 vision tower merges patches itself; this setting applies to backbones that pool the patch grid</source>
+        <translation>%1 的视觉塔自行合并图块；此设置仅用于对图块网格做池化的骨干模型</translation>
     </message>
     <message>
         <source>&amp;Language:</source>

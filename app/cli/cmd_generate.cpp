@@ -12,7 +12,7 @@
 #include "cli/output_options.h"
 #include "models/generation.h"
 #include "models/gguf_file.h"
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 #include "tokenizer/gguf_chat.h"
 #include "tokenizer/gguf_tokenizer.h"
 #include "util/error.h"

@@ -81,17 +81,23 @@ void declareVideoModelOptions(ArgParser& p, bool answers) {
              std::string("1"))
         .integerIn(1, 2);
     if (answers) {
-        p.option("prompt-format", "auto|llava-next|chat-template|transformers5|qwen3-vl",
-                 "LLaVA-OneVision: auto = the folder's chat template when it is the llava-hf one "
-                 "(as transformers applies it), else LLaVA-NeXT's conv_qwen with its system turn "
-                 "(the paper's lmms-eval runs). Qwen3.5: auto = transformers5 (the video between "
-                 "the template's own vision start/end, as transformers 5 expands it), qwen3-vl "
-                 "(Qwen's original processor, vLLM)",
-                 std::string("auto"))
+        // The formats and what they mean come from each backbone's registration.
+        std::string formats = "auto", formatHelp, structured;
+        for (const BackboneInfo& b : backboneInfos()) {
+            for (const std::string& f : b.promptFormats) {
+                formats += "|" + f;
+            }
+            formatHelp += (formatHelp.empty() ? "" : ". ") + b.title + ": " + b.promptFormatHelp;
+            if (b.structuredPositions) {
+                structured += (structured.empty() ? "" : ", ") + b.name;
+            }
+        }
+        p.option("prompt-format", formats, formatHelp, std::string("auto"))
             .option("positions", "first|mean|sequential",
-                    "M-RoPE positions of pooled tokens (qwen3.5; docs/models.md): first = the "
-                    "position of the group's first member in time (default), mean = the "
-                    "members' mean, sequential = the prompt re-packed 1-D",
+                    "M-RoPE positions of pooled tokens (" + structured +
+                        "; docs/models.md): first = the position of the group's first member in "
+                        "time (default), mean = the members' mean, sequential = the prompt "
+                        "re-packed 1-D",
                     std::string("first"));
     }
     declareVideoLimits(p);

@@ -101,10 +101,19 @@ SettingsDialog::SettingsDialog(const PipelineSettings& p, const QString& languag
         if (sampling_->text().trimmed() == oldDefault) {
             sampling_->setText(QString::fromStdString(once::defaultSampling(now.toStdString())));
         }
-        const bool merges = now == QLatin1String("qwen3.5");
+        // Whether the backbone pools its patch grid is its registration's (models/backbone.h).
+        bool merges = false;
+        QString title;
+        for (const once::BackboneInfo& b : once::backboneInfos()) {
+            if (QString::fromStdString(b.name) == now) {
+                merges = !b.poolsPatchGrid;
+                title = QString::fromStdString(b.title);
+            }
+        }
         pooling_->setEnabled(!merges);
-        pooling_->setToolTip(merges ? tr("The Qwen3.5 vision tower merges 2×2 patches itself; "
-                                         "this setting applies to LLaVA-OneVision")
+        pooling_->setToolTip(merges ? tr("The %1 vision tower merges patches itself; this setting "
+                                         "applies to backbones that pool the patch grid")
+                                          .arg(title)
                                     : QString());
         *previous = now;
     };

@@ -30,6 +30,9 @@ constexpr std::size_t kMaxConfigBytes = std::size_t(16) << 20;
 
 void registerBackbone(BackboneInfo info) {
     std::string name = info.name;
+    if (info.makeEncoder) {
+        registerVisualEncoder(name, info.makeEncoder);
+    }
     registry()[name] = std::move(info);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The seam between the pipeline and a video LLM (DESIGN §4): a backbone is one folder of
-// files under core/models/<name>/ that registers a VisualEncoder (models/visual_encoder.h) and,
-// here, its language side under the same name. The session, the CLI (`--backbone`), the
+// files under core/models/<name>/ with one registration (registerBackbone): its vision side (a
+// VisualEncoder, models/visual_encoder.h, registered under the same name) and its language side. The session, the CLI (`--backbone`), the
 // evaluation harness, Stage A and the studio know backbones only through this registry:
 // detection from a model folder's config.json, the default frame sampling, and a loaded
 // LanguageBackbone that turns an encoded video, the compressor's output and a question into a
@@ -18,6 +18,7 @@
 #include "features/encoded_video.h"
 #include "models/generation.h"
 #include "models/prefill_flops.h"
+#include "models/visual_encoder.h"
 
 namespace once {
 
@@ -106,12 +107,22 @@ struct BackboneInfo {
     std::string title;  ///< "LLaVA-OneVision", "Qwen3.5"
     /// Frame sampling of the paper for this backbone (video/sampling_rule.h).
     std::string defaultSampling = "uniform:32";
-    std::string promptFormats;  ///< the --prompt-format values it takes, for help and errors
+    /// The --prompt-format values it takes besides "auto", and what they mean (for --help).
+    std::vector<std::string> promptFormats{};
+    std::string promptFormatHelp{};
+    /// Its encoder pools the patch grid by --pool-stride (LLaVA-OneVision: 1 or 2); false: the
+    /// vision tower merges patches itself and the setting does not apply (Qwen3.5).
+    bool poolsPatchGrid = false;
+    /// Pooled tokens take structured positions by --positions (Qwen3.5's M-RoPE); false: the
+    /// prompt is re-packed 1-D and the setting does not apply.
+    bool structuredPositions = false;
     /// A Hugging Face checkpoint of this backbone ("llava-hf/llava-onevision-qwen2-7b-ov-hf"):
     /// named where a user must be told what a model folder is and where one comes from.
     std::string hubExample;
     /// True when a folder's parsed config.json is this backbone's.
     std::function<bool(const nlohmann::json& config)> detect;
+    /// Its vision side: encodes frames as the folder's vision tower does.
+    VisualEncoderFactory makeEncoder{};
     std::function<std::unique_ptr<LanguageBackbone>(const BackboneOptions&)> load;
     /// The language model's sizes from config.json (`file` names it in errors), for FLOP
     /// counts without loading weights (the studio's charts). Throws OnceError.
@@ -122,7 +133,8 @@ struct BackboneInfo {
     std::function<SamplingChoice(const std::string& modelDir)> folderSampling = {};
 };
 
-/// Called by a static registrar in each backbone's folder.
+/// Called by a static registrar in each backbone's folder, once: also registers makeEncoder as
+/// the visual encoder `name` (models/visual_encoder.h).
 void registerBackbone(BackboneInfo info);
 std::vector<BackboneInfo> backboneInfos();
 /// Throws OnceError listing the known backbones for an unknown name.

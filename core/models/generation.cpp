@@ -7,8 +7,8 @@
 #include <chrono>
 #include <memory>
 
-#include "models/qwen2_model.h"
-#include "models/qwen2_static_decode.h"
+#include "models/qwen2/qwen2_model.h"
+#include "models/qwen2/qwen2_static_decode.h"
 #include "models/step_graph.h"
 #include "util/error.h"
 

@@ -31,7 +31,7 @@ struct GenerationOptions {
     /// How decoding steps run (generate() over a Qwen2Model): "auto" (a captured step graph
     /// where the device has one, i.e. CUDA; else the eager step), "eager" (Qwen2Model::forward
     /// per token), "static" (fixed shapes, not captured: what a graph replays, for tests) or
-    /// "graph" (as auto, and reported where it falls back). models/qwen2_static_decode.h.
+    /// "graph" (as auto, and reported where it falls back). models/qwen2/qwen2_static_decode.h.
     std::string decode = "auto";
 };
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "models/gguf_file.h"
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 #include "util/device.h"
 #include "util/error.h"
 

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "models/qwen2_config.h"
+#include "models/qwen2/qwen2_config.h"
 
 namespace once {
 

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "models/qwen2_config.h"
-#include "models/qwen3_5/qwen3_5_config.h"
 
 namespace once {
 
@@ -11,41 +9,6 @@ LlmShape LlmShape::qwen2_7b() {
     // Qwen/Qwen2-7B's config.json: name, layers, hidden, intermediate, heads, kv heads, head
     // dim, vocabulary (the order of LlmShape's fields).
     return {"Qwen2-7B", 28, 3584, 18944, 28, 4, 128, 152064};
-}
-
-namespace {
-
-// The transformer sizes both configs name alike (Qwen2Config, Qwen3_5TextConfig).
-template <class Config>
-LlmShape transformerShape(const Config& c, std::string name) {
-    return {.name = std::move(name),
-            .layers = c.numLayers,
-            .hidden = c.hiddenSize,
-            .intermediate = c.intermediateSize,
-            .heads = c.numHeads,
-            .kvHeads = c.numKvHeads,
-            .headDim = c.headDim,
-            .vocab = c.vocabSize};
-}
-
-}  // namespace
-
-LlmShape LlmShape::of(const Qwen2Config& c, std::string name) {
-    return transformerShape(c, std::move(name));
-}
-
-LlmShape LlmShape::of(const Qwen3_5TextConfig& c, std::string name) {
-    LlmShape s = transformerShape(c, std::move(name));
-    s.gatedQuery = true;
-    for (bool full : c.fullAttention) {
-        s.linearLayers += full ? 0 : 1;
-    }
-    s.linearKeyHeads = c.linearNumKeyHeads;
-    s.linearValueHeads = c.linearNumValueHeads;
-    s.linearKeyDim = c.linearKeyHeadDim;
-    s.linearValueDim = c.linearValueHeadDim;
-    s.convKernel = c.convKernel;
-    return s;
 }
 
 double prefillFlops(const LlmShape& s, std::int64_t n) {

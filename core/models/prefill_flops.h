@@ -9,9 +9,6 @@
 
 namespace once {
 
-struct Qwen2Config;
-struct Qwen3_5TextConfig;
-
 /// The sizes the count depends on.
 struct LlmShape {
     std::string name;
@@ -31,8 +28,21 @@ struct LlmShape {
     /// Qwen2-7B, the LLM of LLaVA-OneVision-7B (the paper's main backbone): the reference used
     /// when no model folder is loaded.
     static LlmShape qwen2_7b();
-    static LlmShape of(const Qwen2Config& config, std::string name);
-    static LlmShape of(const Qwen3_5TextConfig& config, std::string name);
+    /// The sizes a transformer config names alike (each backbone's config maps itself:
+    /// Qwen2Config::llmShape, Qwen3_5TextConfig::llmShape).
+    template <class Config>
+    static LlmShape transformer(const Config& c, std::string name) {
+        LlmShape s;
+        s.name = std::move(name);
+        s.layers = c.numLayers;
+        s.hidden = c.hiddenSize;
+        s.intermediate = c.intermediateSize;
+        s.heads = c.numHeads;
+        s.kvHeads = c.numKvHeads;
+        s.headDim = c.headDim;
+        s.vocab = c.vocabSize;
+        return s;
+    }
 };
 
 /// FLOPs to prefill `tokens` input tokens (text + visual); 0 for an invalid shape or no token.

@@ -1,7 +1,8 @@
 #pragma once
-// A frozen visual front end: RGB frames in, projected visual tokens out (DESIGN §4). Backbones
-// register a factory by name ("demo", "llava-onevision", "qwen3.5"), so a new backbone is one
-// new file (its language side registers under the same name: models/backbone.h).
+// A frozen visual front end: RGB frames in, projected visual tokens out (DESIGN §4), made by a
+// factory registered by name: each backbone's registerBackbone registers its makeEncoder
+// (models/backbone.h: "llava-onevision", "qwen3.5"); the demo encoder, which has no language
+// side, calls registerVisualEncoder itself.
 #include <ATen/core/Tensor.h>
 
 #include <functional>

@@ -46,7 +46,7 @@ struct AnswerSessionOptions {
     std::string sampling{};
     int poolStride = 1;
     /// "auto" or a format of the backbone: LLaVA "llava-next" | "chat-template"
-    /// (pipeline/chat_prompt.h), Qwen3.5 "transformers5" | "qwen3-vl".
+    /// (models/llava_ov/chat_prompt.h), Qwen3.5 "transformers5" | "qwen3-vl".
     std::string promptFormat = "auto";
     /// Positions of pooled tokens on M-RoPE backbones: "first", "mean" or "sequential"
     /// (docs/models.md, Qwen3.5).

@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/models/qwen2_config.cpp core/models/processor_config.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp core/util/regular_file.cpp
+// fuzz-sources: core/models/qwen2/qwen2_config.cpp core/models/llava_ov/processor_config.cpp core/models/processor_ranges.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp core/util/regular_file.cpp
 // clang-format on
 // libFuzzer target for a model folder's settings: config.json's language-model part
 // (Qwen2Config::fromJson) and the processor files (processor_config.json with nested processors,
@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "models/processor_config.h"
-#include "models/qwen2_config.h"
+#include "models/llava_ov/processor_config.h"
+#include "models/qwen2/qwen2_config.h"
 #include "util/error.h"
 
 namespace {

@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/models/qwen3_5/qwen3_5_config.cpp core/models/qwen3_5/qwen3_5_video_config.cpp core/models/processor_config.cpp core/models/qwen3_5/qwen3_5_positions.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp core/util/regular_file.cpp core/video/sampling_rule.cpp
+// fuzz-sources: core/models/qwen3_5/qwen3_5_config.cpp core/models/qwen3_5/qwen3_5_video_config.cpp core/models/processor_ranges.cpp core/models/qwen3_5/qwen3_5_positions.cpp core/util/error.cpp core/util/atomic_file.cpp core/util/json_file.cpp core/util/regular_file.cpp core/video/sampling_rule.cpp
 // clang-format on
 // libFuzzer target for a Qwen3.5 folder's settings: config.json (Qwen3_5Config::parse), the video
 // processor object (Qwen3_5VideoSettings::fromJson, the frame sampling rule it asks for, then
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "models/processor_config.h"
+#include "models/processor_ranges.h"
 #include "models/qwen3_5/qwen3_5_config.h"
 #include "models/qwen3_5/qwen3_5_positions.h"
 #include "models/qwen3_5/qwen3_5_video_config.h"

@@ -13,7 +13,7 @@
 #include "models/gguf_dequant.h"
 #include "models/gguf_file.h"
 #include "models/gguf_llama_loader.h"
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 #include "support/test_support.h"
 #include "tokenizer/gguf_chat.h"
 #include "tokenizer/gguf_tokenizer.h"

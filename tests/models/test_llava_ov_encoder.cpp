@@ -14,8 +14,8 @@
 #include "io/safetensors.h"
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
-#include "models/llava_ov_encoder.h"
-#include "models/siglip_preprocess.h"
+#include "models/llava_ov/llava_ov_encoder.h"
+#include "models/llava_ov/siglip_preprocess.h"
 #include "support/test_support.h"
 #include "util/error.h"
 

@@ -13,7 +13,7 @@
 #include "io/tensor_io.h"
 #include "models/generation.h"
 #include "models/hf_checkpoint.h"
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 #include "support/models_fixture.h"
 #include "support/test_support.h"
 #include "util/error.h"

@@ -1,4 +1,4 @@
-// Fixed-shape decoding (models/qwen2_static_decode.h), the step a CUDA graph replays, run eagerly
+// Fixed-shape decoding (models/qwen2/qwen2_static_decode.h), the step a CUDA graph replays, run eagerly
 // on the CPU against the eager step (Qwen2Model::forward per token) and transformers: the same
 // greedy ids as transformers' generate, logits step by step within F32 rounding of the eager
 // step (BF16: within BF16 rounding), a cache that forward() continues afterwards, and clear
@@ -11,8 +11,8 @@
 #include "io/tensor_io.h"
 #include "models/generation.h"
 #include "models/hf_checkpoint.h"
-#include "models/qwen2_model.h"
-#include "models/qwen2_static_decode.h"
+#include "models/qwen2/qwen2_model.h"
+#include "models/qwen2/qwen2_static_decode.h"
 #include "support/models_fixture.h"
 #include "support/test_support.h"
 #include "util/error.h"

@@ -197,7 +197,7 @@ class TestQwen3_5Backbone : public QObject {
         // The 9B's geometry (config defaults): 24 DeltaNet and 8 attention layers.
         const Qwen3_5Config c = Qwen3_5Config::parse(
             R"({"model_type": "qwen3_5", "vision_config": {"out_hidden_size": 4096}})", "c.json");
-        const LlmShape s = LlmShape::of(c.text, "qwen3_5");
+        const LlmShape s = c.text.llmShape();
         QCOMPARE(s.linearLayers, std::int64_t(24));
         const double n = 1000;
         // Second differences isolate the quadratic (softmax attention) term 2·q·x(x + 1) per

@@ -22,8 +22,8 @@
 
 #include "codebook/codebook.h"
 #include "eval/results_merge.h"
-#include "models/processor_config.h"
-#include "models/qwen2_config.h"
+#include "models/llava_ov/processor_config.h"
+#include "models/qwen2/qwen2_config.h"
 #include "support/limited_cli.h"
 #include "support/models_fixture.h"
 #include "support/safetensors_files.h"
@@ -113,7 +113,7 @@ class TestHostileValues : public QObject {
     }
 
     void siglipProcessorRangesToo() {
-        // LLaVA-OneVision's reader applies the same ranges (models/processor_config.h).
+        // LLaVA-OneVision's reader applies the same ranges (models/llava_ov/processor_config.h).
         const std::string folder = test::tempDir();
         writeFileAtomically(folder + "/preprocessor_config.json",
                             R"({"image_processor_type": "SiglipImageProcessor",

@@ -1,6 +1,6 @@
 // LLaVA-OneVision's language side (backbone "llava-onevision"): the Qwen2 decoder of the folder,
 // its tokenizer, the LLaVA-NeXT or llava-hf prompt with one visual placeholder
-// (pipeline/chat_prompt.h), the visual rows spliced there and positions re-packed 0 … S-1 as
+// (models/llava_ov/chat_prompt.h), the visual rows spliced there and positions re-packed 0 … S-1 as
 // LLaVA does. Also takes a plain Qwen2/Llama folder for feature files (no vision tower).
 #include <ATen/ATen.h>
 
@@ -9,9 +9,10 @@
 
 #include "models/backbone.h"
 #include "models/hf_checkpoint.h"
-#include "models/qwen2_config.h"
-#include "models/qwen2_model.h"
-#include "pipeline/chat_prompt.h"
+#include "models/qwen2/qwen2_config.h"
+#include "models/qwen2/qwen2_model.h"
+#include "models/llava_ov/chat_prompt.h"
+#include "models/llava_ov/llava_ov_encoder.h"
 #include "tokenizer/bpe_tokenizer.h"
 #include "util/error.h"
 
@@ -131,16 +132,24 @@ LlmShape llavaOvLlmShape(const nlohmann::json& config, const std::string& file) 
                              : config.contains("model_type") && config["model_type"].is_string()
                                  ? config["model_type"].get<std::string>()
                                  : std::string();
-    return LlmShape::of(Qwen2Config::fromJson(config, file), type);
+    return Qwen2Config::fromJson(config, file).llmShape(type);
 }
 
 const bool kRegistered = [] {
     registerBackbone({.name = "llava-onevision",
                       .title = "LLaVA-OneVision",
                       .defaultSampling = "uniform:32",
-                      .promptFormats = "auto, llava-next or chat-template",
+                      .promptFormats = {"llava-next", "chat-template"},
+                      .promptFormatHelp =
+                          "auto = the folder's chat template when it is the llava-hf one (as "
+                          "transformers applies it), else LLaVA-NeXT's conv_qwen with its system "
+                          "turn (the paper's lmms-eval runs)",
+                      .poolsPatchGrid = true,
                       .hubExample = "llava-hf/llava-onevision-qwen2-7b-ov-hf",
                       .detect = isLlavaOvConfig,
+                      .makeEncoder = [](const EncoderOptions& o) -> std::unique_ptr<VisualEncoder> {
+                          return std::make_unique<LlavaOvEncoder>(o);
+                      },
                       .load = [](const BackboneOptions& o) -> std::unique_ptr<LanguageBackbone> {
                           return std::make_unique<LlavaOvBackbone>(o);
                       },

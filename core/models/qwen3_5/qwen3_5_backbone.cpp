@@ -15,6 +15,7 @@
 #include "models/qwen3_5/qwen3_5_pooled_prompt.h"
 #include "models/qwen3_5/qwen3_5_processor.h"
 #include "models/qwen3_5/qwen3_5_text_model.h"
+#include "models/qwen3_5/qwen3_5_visual_encoder.h"
 #include "tokenizer/bpe_tokenizer.h"
 #include "util/error.h"
 
@@ -174,7 +175,7 @@ class Qwen3_5Backbone : public LanguageBackbone {
     }
 
     double prefillFlops(std::int64_t tokens) const override {
-        return once::prefillFlops(LlmShape::of(config_.text, "qwen3_5"), tokens);
+        return once::prefillFlops(config_.text.llmShape(), tokens);
     }
 
   private:
@@ -211,16 +212,21 @@ const bool kRegistered = [] {
     registerBackbone({.name = "qwen3.5",
                       .title = "Qwen3.5",
                       .defaultSampling = "fps:2:4:256",
-                      .promptFormats = "auto, transformers5 or qwen3-vl",
+                      .promptFormats = {"transformers5", "qwen3-vl"},
+                      .promptFormatHelp =
+                          "auto = transformers5 (the video between the template's own vision "
+                          "start/end, as transformers 5 expands it), qwen3-vl (Qwen's original "
+                          "processor, vLLM)",
+                      .structuredPositions = true,
                       .hubExample = "Qwen/Qwen3.5-9B",
                       .detect = isQwen3_5Config,
+                      .makeEncoder = makeQwen3_5VisualEncoder,
                       .load = [](const BackboneOptions& o) -> std::unique_ptr<LanguageBackbone> {
                           return std::make_unique<Qwen3_5Backbone>(o);
                       },
                       .llmShape =
                           [](const nlohmann::json& config, const std::string& file) {
-                              return LlmShape::of(Qwen3_5Config::fromJson(config, file).text,
-                                                  "qwen3_5");
+                              return Qwen3_5Config::fromJson(config, file).text.llmShape();
                           },
                       // transformers samples by the folder's video processor (fps, min and
                       // max frames; its class cap is 768 frames), the paper by fps:2:4:256.

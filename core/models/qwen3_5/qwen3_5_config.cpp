@@ -343,4 +343,18 @@ Qwen3_5Config Qwen3_5Config::fromFolder(const std::string& folder) {
     return parse(readFileLimited(path, kMaxConfigBytes), path);
 }
 
+LlmShape Qwen3_5TextConfig::llmShape() const {
+    LlmShape s = LlmShape::transformer(*this, "qwen3_5");
+    s.gatedQuery = true;
+    for (bool full : fullAttention) {
+        s.linearLayers += full ? 0 : 1;
+    }
+    s.linearKeyHeads = linearNumKeyHeads;
+    s.linearValueHeads = linearNumValueHeads;
+    s.linearKeyDim = linearKeyHeadDim;
+    s.linearValueDim = linearValueHeadDim;
+    s.convKernel = convKernel;
+    return s;
+}
+
 }  // namespace once

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "models/prefill_flops.h"
+
 namespace once {
 
 /// Limits of values read from a Qwen3.5 config.json. Far above the published checkpoints
@@ -43,6 +45,10 @@ struct Qwen3_5TextConfig {
     std::vector<bool> fullAttention;  ///< per layer: true = gated full attention, else DeltaNet
     bool tieWordEmbeddings = false;
     std::vector<std::int64_t> eosTokenIds;
+
+    /// The sizes prefill FLOPs are counted from ("qwen3_5"): the hybrid stack's DeltaNet layers
+    /// and the gated query included.
+    LlmShape llmShape() const;
 };
 
 struct Qwen3_5VisionConfig {

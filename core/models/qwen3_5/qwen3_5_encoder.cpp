@@ -3,7 +3,7 @@
 #include <ATen/ATen.h>
 
 #include "models/hf_checkpoint.h"
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 #include "util/error.h"
 
 namespace once {

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "io/tensor_io.h"
-#include "models/siglip_preprocess.h"
+#include "models/vision_ops.h"
 #include "tokenizer/bpe_tokenizer.h"
 #include "util/error.h"
 

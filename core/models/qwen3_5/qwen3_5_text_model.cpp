@@ -8,7 +8,7 @@
 
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 #include "util/device.h"
 #include "util/error.h"
 

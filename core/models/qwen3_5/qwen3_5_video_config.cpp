@@ -5,15 +5,13 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "models/processor_config.h"  // normalisation ranges
+#include "models/processor_ranges.h"
 #include "util/error.h"
 #include "util/json_file.h"
 #include "video/sampling_rule.h"
 
 namespace once {
 namespace {
-
-constexpr std::size_t kMaxProcessorFileBytes = std::size_t(4) << 20;
 
 std::int64_t pyRound(double x) {
     return std::int64_t(std::nearbyint(x));  // round half to even, as Python's round()

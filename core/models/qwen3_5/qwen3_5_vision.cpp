@@ -7,7 +7,7 @@
 
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
-#include "models/siglip_vision.h"
+#include "models/vision_ops.h"
 #include "util/error.h"
 
 namespace once {

@@ -3,10 +3,11 @@
 // the merged grid (h/2 × w/2 cells of 32 × 32 resized pixels) as the token grid, and the mean
 // time of each pair as the frame time, which is the timestamp the prompt writes before the
 // group. Content tokens only: Qwen's layout tokens are text (models/qwen3_5/qwen3_5_backbone.cpp).
+#include "models/qwen3_5/qwen3_5_visual_encoder.h"
+
 #include <ATen/ATen.h>
 
 #include "models/qwen3_5/qwen3_5_encoder.h"
-#include "models/visual_encoder.h"
 #include "util/error.h"
 
 namespace once {
@@ -86,12 +87,11 @@ class Qwen3_5VisualEncoder : public VisualEncoder {
     EncoderOptions options_;
 };
 
-const bool kRegistered = [] {
-    registerVisualEncoder("qwen3.5", [](const EncoderOptions& o) {
-        return std::unique_ptr<VisualEncoder>(std::make_unique<Qwen3_5VisualEncoder>(o));
-    });
-    return true;
-}();
 
 }  // namespace
+
+std::unique_ptr<VisualEncoder> makeQwen3_5VisualEncoder(const EncoderOptions& options) {
+    return std::make_unique<Qwen3_5VisualEncoder>(options);
+}
+
 }  // namespace once

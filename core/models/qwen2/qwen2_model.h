@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/qwen2_config.h"
+#include "models/qwen2/qwen2_config.h"
 
 namespace once {
 

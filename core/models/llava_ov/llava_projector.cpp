@@ -1,9 +1,10 @@
-#include "models/llava_projector.h"
+#include "models/llava_ov/llava_projector.h"
 
 #include <ATen/ATen.h>
 
 #include "models/hf_checkpoint.h"
-#include "models/siglip_vision.h"
+#include "models/llava_ov/siglip_vision.h"
+#include "models/vision_ops.h"
 
 namespace once {
 

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "models/processor_ranges.h"
+
 namespace once {
 
 struct SiglipPreprocessConfig {
@@ -28,22 +30,5 @@ struct SiglipPreprocessConfig {
     /// malformed or out-of-range values, or a resampling other than bicubic.
     static SiglipPreprocessConfig fromFolder(const std::string& folder, std::int64_t defaultSize);
 };
-
-/// Largest processor image side accepted from a file (pixels): far above any published model
-/// (SigLIP 384, 512), small enough that one resized frame stays a few hundred megabytes.
-constexpr std::int64_t kMaxProcessorSide = 8192;
-
-/// Ranges of a processor file's normalisation, which turns a pixel x in [0, 255] into
-/// (x · rescale_factor − mean) / std: every published processor lies well inside (rescale 1/255
-/// or 1/127.5, CLIP/SigLIP/ImageNet statistics, even in 0-255 units), and inside them no input
-/// overflows F32 or BF16 (|value| <= 5.1e5), so a mean of 1e300 or a std of 1e-300 cannot turn
-/// the features into NaN.
-constexpr double kMinRescaleFactor = 1e-6, kMaxRescaleFactor = 1.0;
-constexpr double kMaxAbsImageMean = 255.0;
-constexpr double kMinImageStd = 1e-3, kMaxImageStd = 255.0;
-
-/// Throws OnceError naming `file` and `field` unless `value` lies in [lo, hi] (NaN never does).
-void checkProcessorRange(double value, double lo, double hi, const std::string& file,
-                         const std::string& field);
 
 }  // namespace once

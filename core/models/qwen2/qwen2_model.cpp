@@ -1,4 +1,4 @@
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 
 #include <ATen/ATen.h>
 
@@ -365,7 +365,7 @@ at::Tensor Qwen2Model::forward(const at::Tensor& embeddings, KvCache& cache, boo
 }
 
 double Qwen2Model::prefillFlops(std::int64_t n) const {
-    return once::prefillFlops(LlmShape::of(config_, config_.modelType), n);
+    return once::prefillFlops(config_.llmShape(config_.modelType), n);
 }
 
 }  // namespace once

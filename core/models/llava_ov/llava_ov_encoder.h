@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "models/llava_projector.h"
-#include "models/siglip_preprocess.h"
-#include "models/siglip_vision.h"
+#include "models/llava_ov/llava_projector.h"
+#include "models/llava_ov/siglip_preprocess.h"
+#include "models/llava_ov/siglip_vision.h"
 #include "models/visual_encoder.h"
 
 namespace once {

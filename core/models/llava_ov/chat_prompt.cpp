@@ -1,4 +1,4 @@
-#include "pipeline/chat_prompt.h"
+#include "models/llava_ov/chat_prompt.h"
 
 #include <ATen/ATen.h>
 
@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 #include "tokenizer/bpe_tokenizer.h"
 #include "util/error.h"
 #include "util/json_file.h"

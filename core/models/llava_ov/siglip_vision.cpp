@@ -1,4 +1,4 @@
-#include "models/siglip_vision.h"
+#include "models/llava_ov/siglip_vision.h"
 
 #include <ATen/ATen.h>
 
@@ -9,25 +9,11 @@
 
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
-#include "models/processor_config.h"  // kMaxProcessorSide
+#include "models/processor_ranges.h"
+#include "models/vision_ops.h"
 #include "util/error.h"
 
 namespace once {
-
-at::Tensor applyHfActivation(const at::Tensor& x, const std::string& name, const std::string& file,
-                             const std::string& field) {
-    if (name == "gelu") {
-        return at::gelu(x);  // exact (erf) GELU, as torch.nn.GELU()
-    }
-    if (name == "gelu_pytorch_tanh" || name == "gelu_new" || name == "gelu_fast") {
-        return at::gelu(x, "tanh");  // all three are the tanh approximation
-    }
-    if (name == "quick_gelu") {
-        return x * at::sigmoid(x * 1.702);
-    }
-    fail("unsupported activation", file, field, "gelu, gelu_pytorch_tanh, gelu_new, quick_gelu",
-         name);
-}
 
 SiglipVision SiglipVision::load(const HfCheckpoint& ck, const std::string& prefix,
                                 const SiglipVisionConfig& c,

@@ -1,21 +1,12 @@
-#include "models/siglip_preprocess.h"
+#include "models/llava_ov/siglip_preprocess.h"
 
 #include <ATen/ATen.h>
 
 #include "io/tensor_io.h"
+#include "models/vision_ops.h"
 #include "util/error.h"
 
 namespace once {
-
-void checkFrames(const at::Tensor& frames) {
-    if (!frames.defined() || frames.dim() != 4 || frames.size(3) != 3 ||
-        frames.scalar_type() != at::kByte) {
-        fail("frames must be uint8 RGB [T, H, W, 3]", {}, "frames", "uint8 [T, H, W, 3]",
-             frames.defined() ? std::string(c10::toString(frames.scalar_type())) + " " +
-                                    shapeString(frames.sizes())
-                              : "undefined");
-    }
-}
 
 at::Tensor siglipPreprocess(const at::Tensor& frames, const SiglipPreprocessConfig& c) {
     checkFrames(frames);

@@ -1,8 +1,8 @@
-#include "models/qwen2_static_decode.h"
+#include "models/qwen2/qwen2_static_decode.h"
 
 #include <ATen/ATen.h>
 
-#include "models/qwen2_model.h"
+#include "models/qwen2/qwen2_model.h"
 #include "models/step_graph.h"
 #include "util/device.h"
 #include "util/error.h"

@@ -28,11 +28,6 @@ struct SiglipVisionConfig {
     std::int64_t grid() const { return patchSize > 0 ? imageSize / patchSize : 0; }
 };
 
-/// Hugging Face activation names used by SigLIP and the LLaVA projector. Throws OnceError naming
-/// `file` and `field` for a name it does not implement.
-at::Tensor applyHfActivation(const at::Tensor& x, const std::string& name, const std::string& file,
-                             const std::string& field);
-
 class SiglipVision {
   public:
     /// Loads the tower from the tensors named `prefix` + "embeddings.…" / "encoder.layers.N.…".

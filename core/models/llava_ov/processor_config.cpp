@@ -1,4 +1,4 @@
-#include "models/processor_config.h"
+#include "models/llava_ov/processor_config.h"
 
 #include <cmath>
 #include <filesystem>
@@ -12,9 +12,6 @@
 namespace once {
 
 namespace {
-
-// Processor files are a few kilobytes; anything this large is not one.
-constexpr std::size_t kMaxProcessorFileBytes = std::size_t(4) << 20;
 
 const std::array<double, 3> kSiglipMean{0.5, 0.5, 0.5}, kSiglipStd{0.5, 0.5, 0.5};
 const std::array<double, 3> kClipMean{0.48145466, 0.4578275, 0.40821073};
@@ -136,16 +133,6 @@ void applyProcessor(SiglipPreprocessConfig& c, const nlohmann::json& j, const st
 }
 
 }  // namespace
-
-void checkProcessorRange(double value, double lo, double hi, const std::string& file,
-                         const std::string& field) {
-    if (!(value >= lo && value <= hi)) {
-        std::ostringstream range, found;
-        range << "a number in [" << lo << ", " << hi << "]";
-        found << value;
-        fail("processor setting out of range", file, field, range.str(), found.str());
-    }
-}
 
 SiglipPreprocessConfig SiglipPreprocessConfig::fromFolder(const std::string& folder,
                                                           std::int64_t defaultSize) {

@@ -1,4 +1,4 @@
-#include "models/qwen2_config.h"
+#include "models/qwen2/qwen2_config.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

@@ -5,12 +5,9 @@
 // follows PIL's fixed-point bicubic.
 #include <ATen/core/Tensor.h>
 
-#include "models/processor_config.h"
+#include "models/llava_ov/processor_config.h"
 
 namespace once {
-
-/// Throws OnceError unless `frames` is uint8 [T, H, W, 3].
-void checkFrames(const at::Tensor& frames);
 
 /// frames: uint8 RGB [T, H, W, 3] on any device → float32 [T, 3, height, width] on the CPU.
 at::Tensor siglipPreprocess(const at::Tensor& frames, const SiglipPreprocessConfig& config);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "models/prefill_flops.h"
+
 namespace once {
 
 struct RopeConfig {
@@ -30,6 +32,8 @@ struct Qwen2Config {
     /// Parses the decoder part of `config`; `file` names config.json in errors. Throws OnceError
     /// naming the field for an unknown architecture, a missing size or an unsupported rope.
     static Qwen2Config fromJson(const nlohmann::json& config, const std::string& file);
+    /// The sizes prefill FLOPs are counted from, under `name` (the decoder's model_type).
+    LlmShape llmShape(std::string name) const { return LlmShape::transformer(*this, std::move(name)); }
 };
 
 }  // namespace once

@@ -1,4 +1,4 @@
-#include "models/llava_ov_encoder.h"
+#include "models/llava_ov/llava_ov_encoder.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -8,6 +8,7 @@
 
 #include "io/tensor_io.h"
 #include "models/hf_checkpoint.h"
+#include "models/vision_ops.h"
 #include "util/device.h"
 #include "util/error.h"
 
@@ -319,14 +320,5 @@ EncodedVideo LlavaOvEncoder::encodeFrames(const at::Tensor& frames, Progress* pr
     out.attention = attention.empty() ? at::Tensor() : at::cat(attention, 0);
     return out;
 }
-
-namespace {
-const bool kRegistered = [] {
-    registerVisualEncoder("llava-onevision", [](const EncoderOptions& o) {
-        return std::unique_ptr<VisualEncoder>(std::make_unique<LlavaOvEncoder>(o));
-    });
-    return true;
-}();
-}  // namespace
 
 }  // namespace once
