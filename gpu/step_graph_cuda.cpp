@@ -1,6 +1,6 @@
 // CUDA graphs for models/step_graph.h: a fixed-shape step (a decoding step of
-// models/qwen2/qwen2_static_decode.h) is warmed up and captured on a side stream, then replayed on the
-// caller's current stream, so that the inputs it writes in place before each replay are ordered
+// models/qwen2/qwen2_static_decode.h) is warmed up and captured on a side stream, then replayed on
+// the caller's current stream, so that the inputs it writes in place before each replay are ordered
 // before the captured kernels.
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAFunctions.h>

@@ -1,11 +1,11 @@
 #pragma once
 // The seam between the pipeline and a video LLM (DESIGN §4): a backbone is one folder of
 // files under core/models/<name>/ with one registration (registerBackbone): its vision side (a
-// VisualEncoder, models/visual_encoder.h, registered under the same name) and its language side. The session, the CLI (`--backbone`), the
-// evaluation harness, Stage A and the studio know backbones only through this registry:
-// detection from a model folder's config.json, the default frame sampling, and a loaded
-// LanguageBackbone that turns an encoded video, the compressor's output and a question into a
-// prompt, prefills and generates.
+// VisualEncoder, models/visual_encoder.h, registered under the same name) and its language side.
+// The session, the CLI (`--backbone`), the evaluation harness, Stage A and the studio know
+// backbones only through this registry: detection from a model folder's config.json, the default
+// frame sampling, and a loaded LanguageBackbone that turns an encoded video, the compressor's
+// output and a question into a prompt, prefills and generates.
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace once {
 
 LlmShape LlmShape::qwen2_7b() {

@@ -2,8 +2,8 @@
 
 #include <ATen/ATen.h>
 
-#include "util/error.h"
 #include "io/tensor_io.h"
+#include "util/error.h"
 
 namespace once {
 

@@ -1,12 +1,16 @@
-// The compressor registry and ONCE behind the TokenCompressor interface: the interface gives the
-// same groups and tokens as the direct call, a prepared video serves many budgets, and bad
+// The compressor registry and ONCE behind the TokenCompressor interface: through the registry,
+// prepared once, it gives the independent reference's groups and tokens for every budget, and bad
 // method names, parameters and call orders are clear errors.
 #include <ATen/ATen.h>
 
 #include <QtTest>
 
 #include "codebook/codebook.h"
+#include "compress/compression.h"
 #include "compress/token_compressor.h"
+#include "io/safetensors.h"
+#include "io/tensor_io.h"
+#include "support/test_support.h"
 #include "util/error.h"
 
 using namespace once;
@@ -26,24 +30,41 @@ class TestTokenCompressor : public QObject {
         QVERIFY(compressorInfo("once").needsCodebook);
     }
 
-    void onceMatchesDirectCallForEveryBudget() {
-        at::Tensor x = at::randn({4, 30, 16});
-        Codebook cb = Codebook::fromTensor(at::randn({40, 16}));
-        CompressorSpec spec;
-        spec.codebook = &cb;
-        spec.params = {{"variant", "full"}};
-        auto c = makeCompressor(spec);
-        c->prepare(EncodedVideo(x));
-        for (std::int64_t b : {1, 3, 10, 40, 100}) {
-            CompressOptions o;
-            o.budget = b;
-            CompressionResult direct = compressOnce(x, cb, o);
-            CompressionResult viaInterface = c->compress(b);
-            QVERIFY(at::equal(direct.codewordIds, viaInterface.codewordIds));
-            QVERIFY(at::equal(direct.groupOfToken, viaInterface.groupOfToken));
-            QVERIFY(at::allclose(direct.tokens, viaInterface.tokens));
-            QVERIFY(viaInterface.numOutputs <= b);
+    void onceThroughTheRegistryMatchesTheReference() {
+        // ONCE as every caller gets it (registry → prepare once → compress per budget) against
+        // the independent NumPy reference (tests/reference/once_reference.py), every variant and
+        // budget: the interface adds nothing and loses nothing.
+        const std::string path = test::tempDir() + "/ref.safetensors";
+        auto run = test::runPython("once_reference.py",
+                                   {QString::fromStdString(path), "--seed", QStringLiteral("5")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        auto file = SafetensorsFile::open(path);
+        const at::Tensor x = loadTensor(file, "features").clone();
+        Codebook cb = Codebook::fromTensor(loadTensor(file, "codebook"));
+        const at::Tensor budgets = loadTensor(file, "budgets");
+        int checked = 0;
+        for (const std::string& variant : variantNames()) {
+            CompressorSpec spec;
+            spec.codebook = &cb;
+            spec.params = {{"variant", variant}};
+            auto c = makeCompressor(spec);
+            c->prepare(EncodedVideo(x));
+            for (std::int64_t i = 0; i < budgets.size(0); ++i) {
+                const std::int64_t b = budgets[i].item<std::int64_t>();
+                const std::string key = variant + "/" + std::to_string(b) + "/";
+                const CompressionResult r = c->compress(b, 7);
+                const QByteArray where = QByteArray::fromStdString(key);
+                QVERIFY2(at::equal(r.codewordIds, loadTensor(file, key + "codeword_ids")), where);
+                QVERIFY2(at::equal(r.groupOfToken.reshape({-1}),
+                                   loadTensor(file, key + "group_of_token").reshape({-1})),
+                         where);
+                QVERIFY2(test::maxAbsDiff(r.tokens, loadTensor(file, key + "tokens")) < 2e-5,
+                         where);
+                QVERIFY(r.numOutputs <= b);
+                ++checked;
+            }
         }
+        QVERIFY(checked >= 7 * 8);
     }
 
     void variantParameterIsHonoured() {

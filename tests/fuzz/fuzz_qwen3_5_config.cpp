@@ -3,7 +3,8 @@
 // clang-format on
 // libFuzzer target for a Qwen3.5 folder's settings: config.json (Qwen3_5Config::parse), the video
 // processor object (Qwen3_5VideoSettings::fromJson, the frame sampling rule it asks for, then
-// smart resize and timestamps with values from the input) and the M-RoPE position rule over token ids from the input. The first
+// smart resize and timestamps with values from the input) and the M-RoPE position rule over token
+// ids from the input. The first
 // byte picks the reader; the rest is its input. Any input must parse or throw OnceError; what
 // parses must hold only values its reader promises.
 #include <cmath>

@@ -1,6 +1,6 @@
-// Fixed-shape decoding (models/qwen2/qwen2_static_decode.h), the step a CUDA graph replays, run eagerly
-// on the CPU against the eager step (Qwen2Model::forward per token) and transformers: the same
-// greedy ids as transformers' generate, logits step by step within F32 rounding of the eager
+// Fixed-shape decoding (models/qwen2/qwen2_static_decode.h), the step a CUDA graph replays, run
+// eagerly on the CPU against the eager step (Qwen2Model::forward per token) and transformers: the
+// same greedy ids as transformers' generate, logits step by step within F32 rounding of the eager
 // step (BF16: within BF16 rounding), a cache that forward() continues afterwards, and clear
 // errors. On a GPU, bench/gpu/bench_gpu e2e compares the captured graph with the eager step.
 #include <ATen/ATen.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A Hugging Face hub cache written by huggingface_hub itself, offline, and the folders it was
 made from (tests/security/test_hub_cache.cpp and test_special_files.cpp,
-tests/models/test_qwen3_5_folder_sampling.cpp, tests/widgets/test_model_folder_hub.cpp).
+tests/models/test_qwen3_5_folder_sampling.cpp, tests/widgets/session/test_model_folder_hub.cpp).
 
 Builds the tiny LLaVA-OneVision and Qwen3.5 models of the whole-path suites
 (llava_ov_video_path.build, qwen3_5_video_path.build: published geometry, narrow and shallow),

@@ -2,7 +2,7 @@
 // percentile labels never overlap and legends sit under the axes (and hide when empty); chart
 // exports are off without data; the statistics table leaves Dense's compress time out, totals
 // only this question's stages, prints small FLOPs readably, shows every row with a tooltip and
-// copies/exports (the paused player's first frame and duration: widgets_test_video_player).
+// copies/exports (the paused player's first frame and duration: widgets_player_test_video_player).
 #include <qcustomplot.h>
 
 #include <QApplication>

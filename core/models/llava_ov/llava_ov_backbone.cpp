@@ -9,10 +9,10 @@
 
 #include "models/backbone.h"
 #include "models/hf_checkpoint.h"
-#include "models/qwen2/qwen2_config.h"
-#include "models/qwen2/qwen2_model.h"
 #include "models/llava_ov/chat_prompt.h"
 #include "models/llava_ov/llava_ov_encoder.h"
+#include "models/qwen2/qwen2_config.h"
+#include "models/qwen2/qwen2_model.h"
 #include "tokenizer/bpe_tokenizer.h"
 #include "util/error.h"
 

@@ -33,7 +33,9 @@ struct Qwen2Config {
     /// naming the field for an unknown architecture, a missing size or an unsupported rope.
     static Qwen2Config fromJson(const nlohmann::json& config, const std::string& file);
     /// The sizes prefill FLOPs are counted from, under `name` (the decoder's model_type).
-    LlmShape llmShape(std::string name) const { return LlmShape::transformer(*this, std::move(name)); }
+    LlmShape llmShape(std::string name) const {
+        return LlmShape::transformer(*this, std::move(name));
+    }
 };
 
 }  // namespace once

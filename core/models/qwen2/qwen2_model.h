@@ -125,8 +125,7 @@ at::Tensor embedTokenIds(const at::Tensor& table, const at::Tensor& ids);
 /// [1, n, heads, hd] and cos/sin [n, hd/2] (transformers' tables repeat that half twice), into
 /// `out` (same shape, any strides): out₁ = x₁·c − x₂·s, out₂ = x₂·c + x₁·s, one rounding per
 /// product and one per sum as transformers, without the concatenated copy of rotate_half.
-void applyRotary(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin,
-                 at::Tensor out);
+void applyRotary(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin, at::Tensor out);
 
 /// "float32"/"float16"/"bfloat16" (also "f32", "fp16", "bf16") → dtype; throws OnceError.
 at::ScalarType parseModelDtype(const std::string& name, const std::string& field = "dtype");

@@ -87,7 +87,6 @@ class Qwen3_5VisualEncoder : public VisualEncoder {
     EncoderOptions options_;
 };
 
-
 }  // namespace
 
 std::unique_ptr<VisualEncoder> makeQwen3_5VisualEncoder(const EncoderOptions& options) {

@@ -19,7 +19,6 @@
 #include "eval/efficiency_bench_file.h"
 #include "eval/report.h"
 #include "eval/task_accuracy.h"
-#include "models/prefill_flops.h"
 #include "session/studio_session.h"
 #include "support/test_support.h"
 #include "util/error.h"
@@ -95,14 +94,6 @@ class TestCharts : public QObject {
         t.header = {QStringLiteral("task"), QStringLiteral("value")};
         t.rows << QStringList{QStringLiteral("a, b"), QStringLiteral("say \"hi\"")};
         QCOMPARE(t.toCsv(), QStringLiteral("task,value\r\n\"a, b\",\"say \"\"hi\"\"\"\r\n"));
-    }
-
-    void prefillFlopsGrowWithTokens() {
-        const once::LlmShape d = once::LlmShape::qwen2_7b();
-        QVERIFY(prefillFlops(d, 512) < prefillFlops(d, 23329));
-        // ~2 × parameters per token for short inputs (7B model ≈ 14 GFLOPs per token).
-        const double perToken = (prefillFlops(d, 1001) - prefillFlops(d, 1000));
-        QVERIFY2(perToken > 1.0e10 && perToken < 1.8e10, qPrintable(QString::number(perToken)));
     }
 
     void usageChartExports() {
@@ -218,7 +209,8 @@ class TestCharts : public QObject {
         QVERIFY(panel.latencyChart()->showsEfficiencyBench());
         QCOMPARE(panel.latencyChart()->table().rows.size(), 2);
         const QString bad = temp(QStringLiteral("panel_bad.json"));
-        writeText(bad, R"({"format": "once-bench/1", "machine": {}, "rows": [{"method": "once"}]})");
+        writeText(bad,
+                  R"({"format": "once-bench/1", "machine": {}, "rows": [{"method": "once"}]})");
         QVERIFY(!panel.loadBenchResults(bad, &error));
         QVERIFY2(error.contains(QLatin1String("budget")), qPrintable(error));
         QVERIFY(panel.latencyChart()->showsEfficiencyBench());
@@ -288,10 +280,11 @@ class TestCharts : public QObject {
                                 24;
                 }
             }
-            QVERIFY2(matching > 100, qPrintable(QStringLiteral("%1: %2 pixels of %3")
-                                                    .arg(QString::fromStdString(r.methods[std::size_t(m)]))
-                                                    .arg(matching)
-                                                    .arg(c.name())));
+            QVERIFY2(matching > 100,
+                     qPrintable(QStringLiteral("%1: %2 pixels of %3")
+                                    .arg(QString::fromStdString(r.methods[std::size_t(m)]))
+                                    .arg(matching)
+                                    .arg(c.name())));
             QVERIFY2(svg.contains(c.name().toLatin1()), qPrintable(c.name()));
         }
     }

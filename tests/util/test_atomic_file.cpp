@@ -36,7 +36,7 @@ class TestAtomicFile : public QObject {
             AtomicFile f(dir + "/b.txt");
             f.write("half", 4);
             QCOMPARE(names(dir).size(), std::size_t(2));  // a.txt and b.txt's temporary
-        }  // never committed: the temporary goes
+        }                                                 // never committed: the temporary goes
         QCOMPARE(names(dir), (std::set<std::string>{"a.txt"}));
     }
 
@@ -73,10 +73,9 @@ class TestAtomicFile : public QObject {
         // A FIFO: refused without opening it (an open would block).
         const std::string fifo = dir + "/fifo";
         QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
-        QCOMPARE(test::errorOf([&] { checkOutputPath(fifo, OutputReplace::regularFile); })
-                     .where()
-                     .found,
-                 std::string("a FIFO"));
+        QCOMPARE(
+            test::errorOf([&] { checkOutputPath(fifo, OutputReplace::regularFile); }).where().found,
+            std::string("a FIFO"));
         // A folder: never, whatever the user says.
         fs::create_directories(dir + "/folder");
         test::errorOf([&] { writeFileAtomically(dir + "/folder", "x", OutputReplace::anyFile); });

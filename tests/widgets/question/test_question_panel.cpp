@@ -7,12 +7,12 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "../studio_test_data.h"
 #include "analysis/budget_sweep.h"
 #include "codebook/codebook.h"
 #include "question/question_panel.h"
 #include "session/demo_assets.h"
 #include "session/studio_session.h"
-#include "studio_test_data.h"
 #include "support/test_support.h"
 #include "tasks/background_task.h"
 

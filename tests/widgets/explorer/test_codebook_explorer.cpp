@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <numeric>
 
+#include "../studio_test_data.h"
 #include "budget/budget_panel.h"
 #include "codebook/codebook.h"
 #include "codebook/codebook_exemplars.h"
@@ -31,7 +32,6 @@
 #include "overlay/overlay_export.h"
 #include "session/session_binder.h"
 #include "session/studio_session.h"
-#include "studio_test_data.h"
 #include "support/test_support.h"
 #include "train/exemplar_pixels.h"
 #include "train/exemplar_selection.h"
@@ -125,7 +125,8 @@ class TestCodebookExplorer : public QObject {
     void initTestCase() {
         // Settings of this test alone, cleared (the explorer remembers located corpus folders).
         QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setApplicationName(QStringLiteral("widgets_test_codebook_explorer"));
+        QCoreApplication::setApplicationName(
+            QStringLiteral("widgets_explorer_test_codebook_explorer"));
         QSettings().clear();
         const VideoData v = test::syntheticVideo();
         const auto t = tables(kPerCodeword, 0, "/nonexistent-corpus", {"clip.mp4"});

@@ -8,14 +8,14 @@
 #include <QtTest>
 #include <cmath>
 
+#include "../budget_fixture.h"
+#include "../studio_test_data.h"
 #include "budget/budget_panel.h"
 #include "budget/log_scale.h"
-#include "budget_fixture.h"
 #include "compress/compression.h"
 #include "overlay/group_overlay.h"
 #include "session/session_binder.h"
 #include "session/studio_session.h"
-#include "studio_test_data.h"
 
 using namespace once::studio;
 

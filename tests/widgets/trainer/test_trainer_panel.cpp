@@ -9,6 +9,7 @@
 #include <QtTest>
 #include <limits>
 
+#include "../trainer_fixture.h"
 #include "codebook/codebook.h"
 #include "session/demo_assets.h"
 #include "support/test_support.h"
@@ -16,7 +17,6 @@
 #include "trainer/trainer_options_form.h"
 #include "trainer/trainer_panel.h"
 #include "trainer/training_job.h"
-#include "trainer_fixture.h"
 #include "util/error.h"
 
 using namespace once::studio;

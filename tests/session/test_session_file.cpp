@@ -92,10 +92,9 @@ class TestSessionFile : public QObject {
         QCOMPARE(*p.session.compressedAnswer, *s.compressedAnswer);
 
         // One byte more is a problem on reading and refused on saving.
-        auto longer = parseSessionFile(
-            R"({"format": "once-session", "version": 1, "question": ")" +
-                std::string(kMaxSessionTextBytes + 1, 'q') + R"("})",
-            file);
+        auto longer = parseSessionFile(R"({"format": "once-session", "version": 1, "question": ")" +
+                                           std::string(kMaxSessionTextBytes + 1, 'q') + R"("})",
+                                       file);
         QVERIFY(!longer.session.question);
         QCOMPARE(longer.problems.size(), std::size_t(1));
         QCOMPARE(longer.problems[0].field, std::string("question"));

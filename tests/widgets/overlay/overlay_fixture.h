@@ -5,11 +5,11 @@
 #include <QSize>
 #include <QtTest>
 
+#include "../studio_test_data.h"
 #include "compress/compression.h"
 #include "overlay/frame_overlay_view.h"
 #include "overlay/group_overlay.h"
 #include "session/studio_session.h"
-#include "studio_test_data.h"
 
 namespace once::studio::test {
 

@@ -9,10 +9,10 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "../studio_test_data.h"
 #include "codebook/codebook.h"
 #include "question/question_panel.h"
 #include "session/studio_session.h"
-#include "studio_test_data.h"
 #include "support/test_support.h"
 #include "tasks/background_task.h"
 #include "util/work_counters.h"

@@ -15,6 +15,7 @@
 #include <QtTest>
 #include <filesystem>
 
+#include "../studio_test_data.h"
 #include "budget/budget_panel.h"
 #include "codebook/codebook.h"
 #include "codebook/codebook_exemplars.h"
@@ -27,7 +28,6 @@
 #include "overlay/overlay_export.h"
 #include "session/session_binder.h"
 #include "session/studio_session.h"
-#include "studio_test_data.h"
 #include "support/test_support.h"
 #include "train/exemplar_pixels.h"
 #include "train/exemplar_selection.h"
@@ -85,8 +85,7 @@ VideoData qwenVideo() {
         encoded.frameTimes.push_back((2.0 * t + 0.5) / once::kFrameFolderFps);
     }
     encoded.temporalPatchSize = kPair;
-    encoded.extra = {{"spatial_merge_size", "2"},
-                     {"frame_indices", "0,1,2,3,4,5"}};
+    encoded.extra = {{"spatial_merge_size", "2"}, {"frame_indices", "0,1,2,3,4,5"}};
     VideoData v;
     static_cast<once::EncodedVideo&>(v) = encoded;
     v.path = QStringLiteral("qwen_frames");
@@ -206,7 +205,8 @@ class TestExplorerQwenFrames : public QObject {
   private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setApplicationName(QStringLiteral("widgets_test_explorer_qwen_frames"));
+        QCoreApplication::setApplicationName(
+            QStringLiteral("widgets_explorer_test_explorer_qwen_frames"));
         QSettings().clear();
         root_ = once::test::tempDir();
         writeFrameFolder(root_);

@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "../trainer_fixture.h"
 #include "codebook/codebook.h"
 #include "support/test_support.h"
 #include "tasks/background_task.h"
@@ -19,7 +20,6 @@
 #include "trainer/trainer_options_form.h"
 #include "trainer/trainer_panel.h"
 #include "trainer/training_job.h"
-#include "trainer_fixture.h"
 
 using namespace once::studio;
 
@@ -93,7 +93,8 @@ class TestTrainerHistory : public QObject {
 
         const once::Codebook codebook =
             once::Codebook::load((dir + QStringLiteral("/trained.safetensors")).toStdString());
-        const once::TrainingHistory recorded = once::TrainingHistory::fromMetadata(codebook.metadata());
+        const once::TrainingHistory recorded =
+            once::TrainingHistory::fromMetadata(codebook.metadata());
         QVERIFY(!recorded.empty());
         QVERIFY(recorded.hasLoss());
         int withLoss = 0;

@@ -10,9 +10,10 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include "../budget_fixture.h"
+#include "../studio_test_data.h"
 #include "budget/budget_panel.h"
 #include "budget/log_scale.h"
-#include "budget_fixture.h"
 #include "charts/budget_latency_chart.h"
 #include "charts/chart_data.h"
 #include "compress/prepared_compressor.h"
@@ -22,7 +23,6 @@
 #include "session/methods.h"
 #include "session/session_binder.h"
 #include "session/studio_session.h"
-#include "studio_test_data.h"
 
 using namespace once::studio;
 

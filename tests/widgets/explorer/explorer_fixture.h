@@ -5,9 +5,9 @@
 #include <QElapsedTimer>
 #include <QTest>
 
-#include "budget_fixture.h"
+#include "../budget_fixture.h"
+#include "../studio_test_data.h"
 #include "explorer/codebook_explorer.h"
-#include "studio_test_data.h"
 
 namespace once::studio::test {
 

@@ -14,17 +14,17 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include "../budget_fixture.h"
+#include "../slow_compressor.h"
+#include "../studio_test_data.h"
 #include "budget/budget_panel.h"
 #include "budget/log_scale.h"
-#include "budget_fixture.h"
 #include "charts/budget_latency_chart.h"
 #include "compress/token_compressor.h"
 #include "overlay/group_overlay.h"
 #include "session/methods.h"
 #include "session/session_binder.h"
 #include "session/studio_session.h"
-#include "slow_compressor.h"
-#include "studio_test_data.h"
 
 using namespace once::studio;
 

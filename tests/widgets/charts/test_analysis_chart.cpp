@@ -14,8 +14,8 @@
 #include "charts/analysis_results.h"
 #include "charts/charts_panel.h"
 #include "eval/report.h"
-#include "support/eval_summary_fixture.h"
 #include "session/studio_session.h"
+#include "support/eval_summary_fixture.h"
 #include "util/error.h"
 
 using namespace once::studio;
@@ -92,10 +92,10 @@ class TestAnalysisChart : public QObject {
             }
             return dark;
         };
-        QVERIFY2(darkInTopBand(titled) > darkInTopBand(plain) + 50,
-                 qPrintable(QStringLiteral("%1 vs %2")
-                                .arg(darkInTopBand(titled))
-                                .arg(darkInTopBand(plain))));
+        QVERIFY2(
+            darkInTopBand(titled) > darkInTopBand(plain) + 50,
+            qPrintable(
+                QStringLiteral("%1 vs %2").arg(darkInTopBand(titled)).arg(darkInTopBand(plain))));
     }
 
     void chartDrawsAndExportsThroughThePanel() {

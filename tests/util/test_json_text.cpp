@@ -42,10 +42,11 @@ class TestJsonText : public QObject {
             {"file", "videos/caf\xc3\xa9 \xf0\x9f\x8e\xac.mp4"},
             {"control", std::string("tab\there \"quoted\" back\\slash \x01\x1f\x7f")},
             {"numbers", {1, -2, 3.5, 1e300, 0.1}},
-            {"nested", {{"empty_object", nlohmann::json::object()},
-                        {"empty_array", nlohmann::json::array()},
-                        {"null", nullptr},
-                        {"flags", {true, false}}}}};
+            {"nested",
+             {{"empty_object", nlohmann::json::object()},
+              {"empty_array", nlohmann::json::array()},
+              {"null", nullptr},
+              {"flags", {true, false}}}}};
         QCOMPARE(jsonText(j), j.dump());
         QCOMPARE(jsonText(j, 2), j.dump(2));
         QCOMPARE(jsonText(j, 4), j.dump(4));
