@@ -1,7 +1,8 @@
 """Adds what `once bench` needs besides the weights to a model folder that
 bench/gpu/make_model.py wrote (config.json + random weights, no processor, no tokenizer): a
 LlavaOnevisionProcessor saved by transformers (tokenizer, chat template, image and video
-processor with SigLIP's 384 px and mean = std = 0.5). The tokenizer is a small byte-level BPE
+processor with the vision tower's image size, SigLIP's 384 px for the published models, and
+mean = std = 0.5). The tokenizer is a small byte-level BPE
 trained here with Qwen2's pre-tokenizer and special tokens (tests/reference/
 tokenizer_reference.py), its vocabulary filled with unreachable placeholders up to the model's
 (random weights generate any id, and every id must decode); with a fixed number of new tokens
@@ -22,10 +23,14 @@ def main():
     if len(sys.argv) != 2 or not os.path.isfile(os.path.join(sys.argv[1], "config.json")):
         sys.exit("usage: add_processor.py MODEL_DIR (a folder with config.json)")
     out = sys.argv[1]
-    processor = make_processor(384, [0.5, 0.5, 0.5], [0.5, 0.5, 0.5], vocab=400)
-    processor.save_pretrained(out)
     with open(os.path.join(out, "config.json")) as f:
-        vocab_size = json.load(f)["text_config"]["vocab_size"]
+        config = json.load(f)
+    vocab_size = config["text_config"]["vocab_size"]
+    # The vision tower's image size (384 for the published models; make_model.py's `tiny` has
+    # 56, and run.sh's dry run encodes with it).
+    size = config.get("vision_config", {}).get("image_size", 384)
+    processor = make_processor(size, [0.5, 0.5, 0.5], [0.5, 0.5, 0.5], vocab=400)
+    processor.save_pretrained(out)
     path = os.path.join(out, "tokenizer.json")
     with open(path) as f:
         tok = json.load(f)

@@ -13,9 +13,13 @@
 #    headers and pkg-config files of those libraries for a fallback build there (make_deps.sh).
 #    LibTorch and CUDA come from the image itself: run.sh puts its torch/lib first in
 #    LD_LIBRARY_PATH, and refuses the carried programs when the image's torch differs.
+# 3. Encodes the input of run.sh's `bench` step (bench_inputs.sh: 8 frames of a real clip with a
+#    0.5B LLaVA-OneVision architecture, BF16, 10.4 MB) into build/gpucarry/inputs, with
+#    build/default's `once` (the GPU build has no FFmpeg); about a minute on one core.
 #
 # Time here: about 20 min on 2 cores from an empty ccache (core is most of it), seconds after.
-# Size: about 45 MiB (ICU's data library is 30 of it), under the tool's 64 MiB carry limit.
+# Size: about 55 MiB (ICU's data library is 30 of it, the feature file 10), under the tool's
+# 64 MiB carry limit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 version=${GPU_TORCH:-$(cat bench/gpu/device-torch-version.txt)}
@@ -39,6 +43,9 @@ strip -o "$out/bin/once" "$build/app/once"
 strip -o "$out/lib/libonce_core.so" "$build/core/libonce_core.so"
 # The CUDA backend module, beside the engine where it looks for it (util/device.h).
 strip -o "$out/lib/libonce_backend_cuda.so" "$build/core/libonce_backend_cuda.so"
+[ -f build/default/CMakeCache.txt ] || cmake --preset default >/dev/null
+"${lock[@]}" cmake --build build/default --target once >/dev/null
+OMP_NUM_THREADS=1 bench/gpu/bench_inputs.sh "$out/inputs" 0.5b 8 >/dev/null
 "$venv/bin/python" -c "import torch; print(torch.__version__)" >"$out/torch-version"
 git rev-parse HEAD >"$out/commit"
 git status --porcelain >"$out/uncommitted"

@@ -94,6 +94,10 @@ def main():
                 f"(LLM weights {j.get('llm_weight_bytes', 0) / 2**30:.1f} GiB + KV cache) over the "
                 f"per-token time, against the device copy bandwidth measured in the same run "
                 f"({bw:.2f} TB/s, read + write; target ≥ 60 %).", ""]
+    # `once bench` prints its own table (the CLI's columns, docs/performance.md); kept as it is.
+    for name in sorted(f for f in os.listdir(d) if f.startswith("bench-") and f.endswith(".txt")):
+        out += [f"### `once bench`, {name[6:-4]} architecture (bench-{name[6:-4]}.json)", "",
+                "```", open(os.path.join(d, name)).read().rstrip(), "```", ""]
     print("\n".join(out))
 
 

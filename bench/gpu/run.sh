@@ -5,7 +5,8 @@
 #
 #   bench/gpu/run.sh [--dry-run] [--deadline SECONDS] [STEP ...]
 #
-# STEPs, in order (default: all but profile): build check compress tiles e2e-0.5b e2e-7b report
+# STEPs, in order (default: all but profile): build check compress tiles e2e-0.5b e2e-7b bench
+#   report
 #   build     use the programs bench/gpu/pack.sh built on the CPU machine against the image's
 #             LibTorch (build/gpucarry, carried; seconds), or, when they are absent or the
 #             image's torch differs, configure the `gpu` preset here and build (3–5 min, 16 cores)
@@ -15,6 +16,9 @@
 #   tiles     the same at other score-tile heights (rows per cuBLAS call and scan)
 #   e2e-0.5b  LLaVA-OneVision-0.5B architecture, random weights, 32 frames, pool stride 1,
 #   e2e-7b    7B likewise: Dense and ONCE at B = 32 … 1024, per-stage times, peak memory
+#   bench     `once bench --features` (the efficiency table of issue 27, docs/performance.md):
+#             Dense, ONCE, ForestPrune and FastVID at B = 32 … 1024 on the 0.5B architecture,
+#             8 frames of a real clip encoded on the CPU machine (pack.sh → bench_inputs.sh)
 #   sanitize  check again under compute-sanitizer's memcheck (only when named)
 #   profile   Nsight Compute on the compression's kernels (only when named)
 #   report    results/*.json → results/gpu_results.md
@@ -42,7 +46,7 @@ while [ $# -gt 0 ]; do
         deadline=$2
         shift
         ;;
-    build | check | compress | tiles | e2e-0.5b | e2e-7b | sanitize | profile | report)
+    build | check | compress | tiles | e2e-0.5b | e2e-7b | bench | sanitize | profile | report)
         steps+=("$1")
         ;;
     *)
@@ -52,7 +56,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-[ ${#steps[@]} -gt 0 ] || steps=(build check compress tiles e2e-0.5b e2e-7b report)
+[ ${#steps[@]} -gt 0 ] || steps=(build check compress tiles e2e-0.5b e2e-7b bench report)
 want() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 # A step that needs about $2 seconds starts only if it ends before the deadline.
 in_time() {
@@ -89,6 +93,10 @@ if [ "$dry" = 1 ]; then
     e2e=(--frames 4 --budgets 4,8,16 --new-tokens 4 --reps 1 --k 64 --compare-eager 8
         --trace-budget 8)
     archs=(tiny)
+    # `once bench`: the tiny model's features of 4 frames (16 tokens each), made here.
+    bench_arch=tiny
+    bench_args=(--budgets 4,8,16 --new-tokens 2 --reps 1 --warmup 0)
+    bench_k=96  # more than the 64 tokens: exercises random_codebook.py --fill
 else
     build=build/gpu
     device=cuda
@@ -98,12 +106,17 @@ else
     # more run at B = 512 of each under the profiler (--trace-budget).
     e2e=(--frames 32 --budgets 32,64,128,256,512,1024 --new-tokens 32 --reps 3 --k 8192
         --compare-eager 512 --trace-budget 512)
+    bench_arch=0.5b
+    bench_args=(--budgets 32,64,128,256,512,1024 --new-tokens 32 --reps 3 --warmup 1)
+    bench_k=8192
     archs=()
     want e2e-0.5b && archs+=(0.5b)
     want e2e-7b && archs+=(7b)
 fi
 bench=${BENCH_GPU:-$build/bench/bench_gpu}
 carry=$root/build/gpucarry
+once=${ONCE_CLI:-$build/app/once}
+[ "$dry" = 0 ] && [ -x "$carry/bin/once" ] && [ ! -x "$once" ] && once=$carry/bin/once
 
 if [ "$dry" = 0 ]; then
     # LibTorch and its CUDA libraries from the image's own torch; the carried Debian libraries
@@ -127,7 +140,7 @@ fi
 if want build; then
     if [ "$dry" = 1 ]; then
         log "build (dry run: build/default, under the shared build lock)"
-        flock /tmp/once-build.lock cmake --build build/default --target bench_gpu
+        flock /tmp/once-build.lock cmake --build build/default --target bench_gpu once
     else
         image_torch=$("$python" -c 'import torch; print(torch.__version__.split("+")[0])')
         carried_torch=$(cut -d+ -f1 "$carry/torch-version" 2>/dev/null || echo none)
@@ -135,6 +148,7 @@ if want build; then
             ! ldd "$carry/bin/bench_gpu" | grep -q "not found"; then
             log "using the carried programs (built for torch $carried_torch by pack.sh)"
             bench=$carry/bin/bench_gpu
+            once=$carry/bin/once
         else
             log "carried programs unusable (image torch $image_torch, carried $carried_torch):"
             [ -x "$carry/bin/bench_gpu" ] && ldd "$carry/bin/bench_gpu" | grep "not found" || true
@@ -149,7 +163,7 @@ if want build; then
             cmake --preset gpu -DONCE_PYTHON="$python" >"$results/configure.log" 2>&1 ||
                 { tail -40 "$results/configure.log"; exit 1; }
             log "build bench_gpu on $(nproc) cores"
-            cmake --build build/gpu --target bench_gpu -j "$(nproc)" >"$results/build.log" 2>&1 ||
+            cmake --build build/gpu --target bench_gpu once -j "$(nproc)" >"$results/build.log" 2>&1 ||
                 { grep -m20 -A5 "error" "$results/build.log"; exit 1; }
         fi
     fi
@@ -212,6 +226,42 @@ for arch in "${archs[@]}"; do
     rm -rf "$model"
     trap - EXIT
 done
+
+if want bench && in_time bench 150; then
+    # Model on the device as for e2e; the feature file comes with the carried programs (the GPU
+    # build cannot decode video), the codebook is drawn from it here (K 8,192 does not fit the
+    # carry beside the programs; random_codebook.py --fill, K above the file's 5,832 tokens).
+    features=$carry/inputs/features-$bench_arch-8f.safetensors
+    tmp=/tmp
+    [ -d /dev/shm ] && tmp=/dev/shm
+    work=$(mktemp -d "$tmp/once-bench-$bench_arch.XXXX")
+    trap 'rm -rf "$work"' EXIT
+    if [ "$dry" = 1 ]; then
+        features=$work/features-tiny-4f.safetensors
+        log "bench (dry run): features of the tiny model, 4 frames"
+        step bench-inputs bash -c "PYTHON='$python' bench/gpu/bench_inputs.sh '$work' tiny 4 \
+            >'$results/bench-inputs.log' 2>&1"
+    fi
+    if [ ! -f "$features" ]; then
+        log "bench: no $features (bench/gpu/pack.sh writes it)"
+        echo "bench: no feature file" >>"$results/failed.txt"
+        status=1
+    else
+        log "bench $bench_arch: random weights into $work/model, codebook K = $bench_k"
+        step "bench-model" bash -c "set -o pipefail; '$python' bench/gpu/make_model.py \
+            '$work/model' '$bench_arch' --device '$device' 2>&1 | grep -v Writing && \
+            '$python' bench/add_processor.py '$work/model' && '$python' bench/random_codebook.py \
+            '$work/codebook.npy' $bench_k --features '$features' --fill"
+        log "bench $bench_arch: once bench --features, dense, once, forestprune, fastvid"
+        step bench bash -c "set -o pipefail; '$once' bench --features '$features' \
+            --model '$work/model' --device '$device' --dtype bfloat16 \
+            --methods dense,once,forestprune,fastvid --codebook '$work/codebook.npy' \
+            ${bench_args[*]} -o '$results/bench-$bench_arch.json' \
+            --csv '$results/bench-$bench_arch' --overwrite | tee '$results/bench-$bench_arch.txt'"
+    fi
+    rm -rf "$work"
+    trap - EXIT
+fi
 
 if want sanitize && [ "$dry" = 0 ] && in_time sanitize 90 && command -v compute-sanitizer >/dev/null
 then

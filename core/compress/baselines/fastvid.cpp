@@ -179,7 +179,11 @@ class FastVid final : public BaselineCompressor {
                    std::vector<std::int64_t>& group,
                    std::vector<std::pair<std::int64_t, at::Tensor>>& outputs) const {
         const at::Tensor memberRows = rowsOf(members);
-        const at::Tensor memberUnit = normalizeRows(memberRows);
+        // cos(m, a) = (m · â) / ‖m‖: the nearest anchor needs only the unit anchors, so the
+        // segment's rows (all its non-salient tokens, 23k × D at 32 frames) are not copied
+        // again normalised; the norms scale the one cosine per member that is compared.
+        const at::Tensor memberNorm = memberRows.norm(2, -1).clamp_min(1e-300).contiguous();
+        const double* norm = memberNorm.data_ptr<double>();
         std::vector<double> bestCos(members.size(), -2.0);
         std::vector<std::int64_t> bestOut(members.size(), -1);
         for (std::int64_t t : anchorFrames) {
@@ -188,8 +192,8 @@ class FastVid final : public BaselineCompressor {
                 anchors.push_back(filtered[std::size_t(t)][std::size_t(i)]);
             }
             const at::Tensor anchorRows = rowsOf(anchors);
-            const at::Tensor cos = at::matmul(memberUnit, normalizeRows(anchorRows).t());
-            const at::Tensor nearest = cos.argmax(1).contiguous();
+            const at::Tensor dots = at::matmul(memberRows, normalizeRows(anchorRows).t());
+            const at::Tensor nearest = dots.argmax(1).contiguous();
             const std::int64_t* near = nearest.data_ptr<std::int64_t>();
             const std::int64_t m = std::int64_t(anchors.size());
             at::Tensor sums =
@@ -201,9 +205,9 @@ class FastVid final : public BaselineCompressor {
             for (std::int64_t a = 0; a < m; ++a) {
                 outputs.emplace_back(anchors[std::size_t(a)], merged[a]);
             }
-            const at::Tensor cosC = cos.contiguous();
+            const at::Tensor dotsC = dots.contiguous();
             for (std::size_t i = 0; i < members.size(); ++i) {
-                const double c = cosC.data_ptr<double>()[std::int64_t(i) * m + near[i]];
+                const double c = dotsC.data_ptr<double>()[std::int64_t(i) * m + near[i]] / norm[i];
                 if (c > bestCos[i]) {
                     bestCos[i] = c;
                     bestOut[i] = first + near[i];
