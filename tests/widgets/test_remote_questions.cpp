@@ -84,8 +84,9 @@ class TestRemoteQuestions : public QObject {
     /// Asks through the panel and waits; the outcome's reports are caught from the controller.
     static bool askAndWait(QuestionPanel& panel, QuestionController::Outcome* outcome,
                            const QString& question = QString::fromLatin1(kQuestion)) {
-        auto c = QObject::connect(panel.controller(), &QuestionController::answered,
-                                  [outcome](const QuestionController::Outcome& o) { *outcome = o; });
+        auto c =
+            QObject::connect(panel.controller(), &QuestionController::answered,
+                             [outcome](const QuestionController::Outcome& o) { *outcome = o; });
         QSignalSpy finished(panel.task(), &BackgroundTask::finished);
         panel.questionEdit()->setText(question);
         QTest::mouseClick(panel.askButton(), Qt::LeftButton);
@@ -169,6 +170,7 @@ class TestRemoteQuestions : public QObject {
                     .contains(QLatin1String("Connected")));
         QVERIFY(panel.canAnswer());
 
+        const auto before = session.result();  // this machine's compression of the budget
         QSignalSpy pieces(panel.controller(), &QuestionController::textArrived);
         QuestionController::Outcome outcome;
         QVERIFY(askAndWait(panel, &outcome));
@@ -200,6 +202,8 @@ class TestRemoteQuestions : public QObject {
         // The overlay draws the server's kept groups.
         const auto result = session.result();
         QVERIFY(result);
+        QVERIFY(result != before);
+        QVERIFY(!result->residual.defined());  // the server sends groups, not residuals
         const at::Tensor g = result->groupOfToken.contiguous();
         QCOMPARE(std::vector<std::int64_t>(g.data_ptr<std::int64_t>(),
                                            g.data_ptr<std::int64_t>() + g.numel()),

@@ -260,8 +260,9 @@ QString QuestionPanel::unavailableReason() const {
                 .arg(session_->remote()->machine());
         }
         if (v.fromFeatureFile) {
-            return tr("The server answers about a video file: open the video itself, not its "
-                      "feature file.");
+            return tr(
+                "The server answers about a video file: open the video itself, not its "
+                "feature file.");
         }
         return {};
     }

@@ -170,8 +170,7 @@ BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std:
         outcome->plan = plan;
         // A cancel closes the connection, which cancels the server's work.
         auto ask = [&](once::AskOptions a) {
-            return once::serve::askRemote(endpoint, path, question, a, sampling,
-                                          progress.token());
+            return once::serve::askRemote(endpoint, path, question, a, sampling, progress.token());
         };
         if (plan.dense) {
             once::AskOptions a;

@@ -54,9 +54,8 @@ bool RemoteConnection::connectTo(const QString& url, const QString& apiKey) {
     endpoint_ = e;
     model_.clear();
     setState(State::Checking);
-    const QString title = QCoreApplication::translate("once::studio::RemoteConnection",
-                                                      "Connecting to %1")
-                              .arg(u);
+    const QString title =
+        QCoreApplication::translate("once::studio::RemoteConnection", "Connecting to %1").arg(u);
     check_->start(title, [this, e](once::Progress&) -> BackgroundTask::Deliver {
         const QString model = QString::fromStdString(once::serve::remoteModel(e));
         return [this, model] {
