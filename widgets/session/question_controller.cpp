@@ -94,42 +94,38 @@ bool QuestionController::ask(const QString& question, int maxTokens, bool compar
     const std::string text = question.toStdString();
     // The status bar shows the question panel's word for it (its translation context).
     const QString title = QCoreApplication::translate("once::studio::QuestionPanel", "Answering");
+    // The two columns' options, here or on a server: Dense, and the budget panel's method (ONCE
+    // with its variant and the studio's or the server's codebook, or a peer) at its budget.
+    once::AskOptions dense;
+    dense.maxNewTokens = maxTokens;
+    dense.onText = streamTo(kDense);
+    once::AskOptions compressed = dense;
+    compressed.budget = plan.budget;
+    compressed.method = plan.method.toStdString();
+    compressed.params = methods::params(plan.method, session_.variant());
+    compressed.onText = streamTo(kCompressed);
+    emit asked(plan);
     if (isRemote()) {
-        emit asked(plan);
-        task_->start(title, remoteWork(plan, text, maxTokens));
+        task_->start(title, remoteWork(plan, text, dense, compressed));
         return true;
     }
     const PipelineKey key = session_.pipelineKey();
     const PipelineInputs inputs = session_.pipelineInputs();
     auto pipeline = session_.answerPipeline();
-    // ONCE with its variant and the studio's codebook (in memory or from a file), or a peer.
-    const once::CompressorParams params = methods::params(plan.method, session_.variant());
-    auto denseStream = streamTo(kDense);
-    auto compressedStream = streamTo(kCompressed);
-    emit asked(plan);
     task_->start(title, [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
         auto lease = pipeline->acquire(key, inputs, &progress);
         auto outcome = std::make_shared<Outcome>();
         outcome->plan = plan;
         if (plan.dense) {
-            once::AskOptions a;
-            a.maxNewTokens = maxTokens;
-            a.onText = denseStream;
-            outcome->dense =
-                std::make_shared<const once::AskReport>(lease.session().ask(text, a, &progress));
+            outcome->dense = std::make_shared<const once::AskReport>(
+                lease.session().ask(text, dense, &progress));
         }
         // The compressed column may fail where Dense did not (a codebook for another
         // backbone): keep the Dense answer and say why the other column is empty.
         if (plan.compressed) {
-            once::AskOptions a;
-            a.budget = plan.budget;
-            a.method = plan.method.toStdString();
-            a.params = params;
-            a.maxNewTokens = maxTokens;
-            a.onText = compressedStream;
             try {
                 outcome->compressed = std::make_shared<const once::AskReport>(
-                    lease.session().ask(text, a, &progress));
+                    lease.session().ask(text, compressed, &progress));
             } catch (const once::OnceError& e) {
                 outcome->compressedError = QString::fromStdString(e.what());
                 outcome->backboneMismatch = e.where().field == "backbone";
@@ -149,7 +145,8 @@ std::function<void(const std::string&)> QuestionController::streamTo(int column)
 }
 
 BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std::string& question,
-                                                    int maxTokens) {
+                                                    const once::AskOptions& dense,
+                                                    const once::AskOptions& compressed) {
     const once::serve::RemoteEndpoint endpoint = session_.remote()->endpoint();
     const VideoData& video = session_.video();
     const std::string path = video.path.toStdString();
@@ -162,34 +159,23 @@ BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std:
         settings.sampling.toStdString() == once::defaultSampling(settings.backbone.toStdString())
             ? std::string()
             : settings.sampling.toStdString();
-    const once::CompressorParams params = methods::params(plan.method, variant);
-    auto denseStream = streamTo(kDense);
-    auto compressedStream = streamTo(kCompressed);
     return [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
         auto outcome = std::make_shared<Outcome>();
         outcome->plan = plan;
         // A cancel closes the connection, which cancels the server's work.
-        auto ask = [&](once::AskOptions a) {
+        auto ask = [&](const once::AskOptions& a) {
             return once::serve::askRemote(endpoint, path, question, a, sampling, progress.token());
         };
         if (plan.dense) {
-            once::AskOptions a;
-            a.maxNewTokens = maxTokens;
-            a.onText = denseStream;
-            outcome->dense = std::make_shared<const once::AskReport>(ask(a).report);
+            outcome->dense = std::make_shared<const once::AskReport>(ask(dense).report);
         }
         std::shared_ptr<const once::CompressionResult> groups;
         if (plan.compressed) {
-            once::AskOptions a;
-            a.budget = plan.budget;
-            a.method = plan.method.toStdString();
-            a.params = params;
-            a.maxNewTokens = maxTokens;
-            a.onText = compressedStream;
             // A server that refuses the method (no codebook there, say) fails this column only;
             // a lost connection, a refused key or a full queue (429) fail the question.
             try {
-                outcome->compressed = std::make_shared<const once::AskReport>(ask(a).report);
+                outcome->compressed =
+                    std::make_shared<const once::AskReport>(ask(compressed).report);
                 if (static_cast<std::int64_t>(outcome->compressed->groupOfToken.size()) ==
                     videoTokens) {
                     groups = keptGroups(*outcome->compressed, variant);

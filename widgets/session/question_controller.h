@@ -17,8 +17,9 @@
 #include "tasks/background_task.h"
 
 namespace once {
+struct AskOptions;
 struct AskReport;
-}
+}  // namespace once
 
 namespace once::studio {
 
@@ -77,7 +78,9 @@ class QuestionController : public QObject {
 
   private:
     /// The work of a question asked of the server (the worker's closure).
-    BackgroundTask::Work remoteWork(const Plan& plan, const std::string& question, int maxTokens);
+    BackgroundTask::Work remoteWork(const Plan& plan, const std::string& question,
+                                    const once::AskOptions& dense,
+                                    const once::AskOptions& compressed);
     /// Streams the pieces of `column`, arriving on the worker, to this (GUI) thread.
     std::function<void(const std::string&)> streamTo(int column);
 
