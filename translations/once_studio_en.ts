@@ -468,7 +468,7 @@
         <translation></translation>
     </message>
     <message>
-        <source>Median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
+        <source>Measured on this machine, median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
         <translation></translation>
     </message>
     <message>
@@ -1027,6 +1027,61 @@
     </message>
 </context>
 <context>
+    <name>once::studio::ConnectServerDialog</name>
+    <message>
+        <source>Connect to Server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The address `once serve` prints when it starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key in the server&apos;s --api-key-file (empty when it has none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remember the key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key will be stored in plain text in %1. Leave this unticked to keep it in memory for this session only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server &amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API &amp;key:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1 (model %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the server&apos;s URL, such as http://gpu-host:8080.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>once::studio::FrameOverlayView</name>
     <message>
         <source>Frame with codeword groups</source>
@@ -1530,6 +1585,22 @@
         <source>Restoring the session of the last run from %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Connect to &amp;Server…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disconnect from Se&amp;rver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1: questions are answered there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions are answered on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1757,6 +1828,34 @@
         <source>&lt;b&gt;Compressed&lt;/b&gt; (from the saved session)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The video, codebook and answers stay; ask again, reconnect (File ▸ Connect to Server…) or disconnect to answer on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1: open a video to ask about it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server answers about a video file: open the video itself, not its feature file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions go to %1 (remote): the server answers with its model and codebook.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Times measured on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Times measured on %1 (remote).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s kept groups are for another token grid than the video here (open the server&apos;s model folder here to see them on the frames).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::RecentFilesMenu</name>
@@ -1767,6 +1866,17 @@
     <message>
         <source>&amp;Clear List</source>
         <translation></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::RemoteConnection</name>
+    <message>
+        <source>The connection check was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2425,14 +2535,6 @@
     </message>
     <message>
         <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Assigning tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot assign tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -468,8 +468,8 @@
         <translation>预填充 FLOPs，稠密（N = %1）</translation>
     </message>
     <message>
-        <source>Median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
-        <translation>每个预算取 3 次运行的中位数。FLOPs 除视觉令牌外还计入 %1 个布局令牌和 %2 个提示令牌。</translation>
+        <source>Measured on this machine, median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
+        <translation>在本机测得，每个预算取 3 次运行的中位数。FLOPs 除视觉令牌外还计入 %1 个布局令牌和 %2 个提示令牌。</translation>
     </message>
     <message>
         <source>No model loaded: FLOPs use %1&apos;s dimensions, and prefill and end-to-end times are not measured.</source>
@@ -1023,6 +1023,61 @@
     </message>
 </context>
 <context>
+    <name>once::studio::ConnectServerDialog</name>
+    <message>
+        <source>Connect to Server</source>
+        <translation>连接到服务器</translation>
+    </message>
+    <message>
+        <source>The address `once serve` prints when it starts</source>
+        <translation>`once serve` 启动时打印的地址</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>The key in the server&apos;s --api-key-file (empty when it has none)</source>
+        <translation>服务器 --api-key-file 中的密钥（服务器没有密钥时留空）</translation>
+    </message>
+    <message>
+        <source>&amp;Remember the key</source>
+        <translation>记住密钥(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The key will be stored in plain text in %1. Leave this unticked to keep it in memory for this session only.</source>
+        <translation>密钥将以明文形式保存在 %1 中。不勾选此项则只在本次会话的内存中保留密钥。</translation>
+    </message>
+    <message>
+        <source>Server &amp;URL:</source>
+        <translation>服务器 &amp;URL：</translation>
+    </message>
+    <message>
+        <source>API &amp;key:</source>
+        <translation>API 密钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Connected to %1 (model %2).</source>
+        <translation>已连接到 %1（模型 %2）。</translation>
+    </message>
+    <message>
+        <source>Not connected: %1</source>
+        <translation>未连接：%1</translation>
+    </message>
+    <message>
+        <source>Enter the server&apos;s URL, such as http://gpu-host:8080.</source>
+        <translation>请输入服务器的 URL，例如 http://gpu-host:8080。</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+</context>
+<context>
     <name>once::studio::FrameOverlayView</name>
     <message>
         <source>Frame with codeword groups</source>
@@ -1522,6 +1577,22 @@
         <source>Restoring the session of the last run from %1</source>
         <translation>正在从 %1 恢复上次运行的会话</translation>
     </message>
+    <message>
+        <source>Connect to &amp;Server…</source>
+        <translation>连接到服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Disconnect from Se&amp;rver</source>
+        <translation>断开服务器连接(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Connected to %1: questions are answered there.</source>
+        <translation>已连接到 %1：问题将由该服务器回答。</translation>
+    </message>
+    <message>
+        <source>Questions are answered on this machine.</source>
+        <translation>问题将在本机回答。</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1746,6 +1817,34 @@
         <source>&lt;b&gt;Compressed&lt;/b&gt; (from the saved session)</source>
         <translation>&lt;b&gt;压缩&lt;/b&gt;（来自保存的会话）</translation>
     </message>
+    <message>
+        <source>The video, codebook and answers stay; ask again, reconnect (File ▸ Connect to Server…) or disconnect to answer on this machine.</source>
+        <translation>视频、码本和回答均已保留；可以重新提问、重新连接（文件 ▸ 连接到服务器…），或断开连接以在本机回答。</translation>
+    </message>
+    <message>
+        <source>Connected to %1: open a video to ask about it.</source>
+        <translation>已连接到 %1：请打开一个视频再提问。</translation>
+    </message>
+    <message>
+        <source>The server answers about a video file: open the video itself, not its feature file.</source>
+        <translation>服务器针对视频文件作答：请打开视频本身，而不是它的特征文件。</translation>
+    </message>
+    <message>
+        <source>Questions go to %1 (remote): the server answers with its model and codebook.</source>
+        <translation>问题发送到 %1（远程）：服务器使用它自己的模型和码本作答。</translation>
+    </message>
+    <message>
+        <source>Times measured on this machine.</source>
+        <translation>时间在本机测得。</translation>
+    </message>
+    <message>
+        <source>Times measured on %1 (remote).</source>
+        <translation>时间在 %1（远程）测得。</translation>
+    </message>
+    <message>
+        <source>The server&apos;s kept groups are for another token grid than the video here (open the server&apos;s model folder here to see them on the frames).</source>
+        <translation>服务器保留的分组对应的令牌网格与本机的视频不同（在本机打开服务器的模型文件夹即可在画面上查看）。</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::RecentFilesMenu</name>
@@ -1756,6 +1855,17 @@
     <message>
         <source>&amp;Clear List</source>
         <translation>清除列表(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::RemoteConnection</name>
+    <message>
+        <source>The connection check was cancelled.</source>
+        <translation>连接检查已取消。</translation>
+    </message>
+    <message>
+        <source>Connecting to %1</source>
+        <translation>正在连接到 %1</translation>
     </message>
 </context>
 <context>
@@ -2416,14 +2526,6 @@
     <message>
         <source>The demo codebook (demo_codebook.safetensors) is not installed: using %1 codewords sampled from the demo video&apos;s own features.</source>
         <translation>未安装演示码本（demo_codebook.safetensors）：改用从演示视频自身特征中采样的 %1 个码字。</translation>
-    </message>
-    <message>
-        <source>Assigning tokens</source>
-        <translation>正在分配令牌</translation>
-    </message>
-    <message>
-        <source>Cannot assign tokens</source>
-        <translation>无法分配令牌</translation>
     </message>
     <message>
         <source>Videos opened from now on are encoded by the model folder&apos;s %1 encoder, sampled %2 (Preferences ▸ Backbone).</source>

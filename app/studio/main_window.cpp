@@ -41,8 +41,10 @@
 #include "overlay/group_overlay.h"
 #include "overlay/overlay_controls.h"
 #include "player/video_player_panel.h"
+#include "question/connect_server_dialog.h"
 #include "question/question_panel.h"
 #include "recent_files_menu.h"
+#include "session/remote_connection.h"
 #include "session/session_autosave.h"
 #include "session/session_binder.h"
 #include "session/session_document.h"
@@ -333,6 +335,26 @@ void MainWindow::createMenus() {
     QAction* openCodebook = file->addAction(tr("Open &Codebook…"), this, &MainWindow::openCodebook);
     openCodebook->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addAction(tr("Open &Model Folder…"), this, &MainWindow::openModelFolder);
+    // Questions on a `once serve` (docs/serve.md); the session itself stays here.
+    RemoteConnection* remote = session_->remote();
+    file->addAction(tr("Connect to &Server…"), this, [this, remote] {
+        ConnectServerDialog dialog(remote, this);
+        dialog.exec();
+    });
+    QAction* disconnectServer = file->addAction(tr("Disconnect from Se&rver"), remote,
+                                                &RemoteConnection::disconnectFromServer);
+    disconnectServer->setEnabled(false);
+    connect(remote, &RemoteConnection::stateChanged, this,
+            [this, remote, disconnectServer](RemoteConnection::State state) {
+                disconnectServer->setEnabled(state == RemoteConnection::State::Connected);
+                if (state == RemoteConnection::State::Connected) {
+                    statusBar()->showMessage(
+                        tr("Connected to %1: questions are answered there.").arg(remote->machine()),
+                        10000);
+                } else if (state == RemoteConnection::State::Local) {
+                    statusBar()->showMessage(tr("Questions are answered on this machine."), 10000);
+                }
+            });
     file->addAction(tr("Open &Evaluation Results…"), charts_, &ChartsPanel::openEvaluationResults);
     file->addAction(tr("Open &Analysis Results…"), charts_, &ChartsPanel::openAnalysisResults);
     file->addAction(tr("Open &Session…"), this, &MainWindow::openSession);

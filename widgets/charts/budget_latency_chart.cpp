@@ -198,8 +198,9 @@ void BudgetLatencyChart::replot() {
     plot_->yAxis2->setRange(0, std::max(denseFlops, flops.back()) * 1.1);
     updateLegendVisibility(plot_);
     plot_->replot();
-    QString note = tr("Median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens "
-                      "besides the visual ones.")
+    // The sweep runs on this machine's model even while questions go to a server (issue 29).
+    QString note = tr("Measured on this machine, median of 3 runs per budget. FLOPs count %1 "
+                      "layout and %2 prompt tokens besides the visual ones.")
                        .arg(layoutTokens_)
                        .arg(promptTokens_);
     if (!llmFromModel_) {

@@ -28,6 +28,7 @@
 #include "session/methods.h"
 #include "session/model_folder.h"
 #include "session/question_controller.h"
+#include "session/remote_connection.h"
 #include "session/studio_session.h"
 #include "session/video_data.h"
 #include "tasks/background_task.h"
@@ -110,6 +111,8 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     stats_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     stats_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     stats_->setObjectName(QStringLiteral("statisticsTable"));
+    measuredOn_ = new QLabel(this);
+    measuredOn_->setObjectName(QStringLiteral("measuredOn"));
 
     auto makeButton = [this](const QString& text, const QString& tip) {
         auto* b = new QToolButton(this);
@@ -174,6 +177,7 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
     layout->addLayout(askRow);
     layout->addLayout(answers, 2);
     layout->addLayout(exportRow);
+    layout->addWidget(measuredOn_);
     layout->addWidget(stats_);
 
     connect(ask_, &QPushButton::clicked, this, &QuestionPanel::askQuestion);
@@ -188,8 +192,17 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
         refreshAvailability();
     });
     connect(task_, &BackgroundTask::failed, this, [this](const QString& message) {
-        showProblem(tr("The question could not be answered: %1").arg(message), false);
+        QString text = tr("The question could not be answered: %1").arg(message);
+        if (!machine_.isEmpty()) {
+            // The session is intact: say what the user can do next.
+            text += QLatin1Char(' ') +
+                    tr("The video, codebook and answers stay; ask again, reconnect (File ▸ "
+                       "Connect to Server…) or disconnect to answer on this machine.");
+        }
+        showProblem(text, false);
     });
+    connect(session_->remote(), &RemoteConnection::stateChanged, this,
+            &QuestionPanel::refreshAvailability);
     for (auto signal : {&StudioSession::modelChanged, &StudioSession::videoChanged,
                         &StudioSession::codebookChanged, &StudioSession::methodChanged}) {
         connect(session_, signal, this, &QuestionPanel::refreshAvailability);
@@ -240,6 +253,19 @@ bool QuestionPanel::canAnswer() const {
 }
 
 QString QuestionPanel::unavailableReason() const {
+    if (controller_->isRemote()) {
+        const VideoData& v = session_->video();
+        if (v.isEmpty()) {
+            return tr("Connected to %1: open a video to ask about it.")
+                .arg(session_->remote()->machine());
+        }
+        if (v.fromFeatureFile) {
+            return tr(
+                "The server answers about a video file: open the video itself, not its "
+                "feature file.");
+        }
+        return {};
+    }
     if (!session_->model()) {
         // The demo encoder is named only once its features are open (issue 30: the first-start
         // hint spoke of it before anything was loaded).
@@ -265,7 +291,10 @@ QString QuestionPanel::unavailableReason() const {
 void QuestionPanel::refreshAvailability() {
     const bool can = canAnswer();
     QString text = unavailableReason();
-    if (can && methods::needsCodebook(session_->method()) && !session_->codebook()) {
+    if (can && controller_->isRemote()) {
+        text = tr("Questions go to %1 (remote): the server answers with its model and codebook.")
+                   .arg(session_->remote()->machine());
+    } else if (can && methods::needsCodebook(session_->method()) && !session_->codebook()) {
         text = tr("No codebook is loaded: only the Dense answer is available.");
     }
 
@@ -297,6 +326,10 @@ QString QuestionPanel::problem() const {
     return problem_->text();
 }
 
+QString QuestionPanel::measuredOn() const {
+    return measuredOn_->text();
+}
+
 QString QuestionPanel::denseAnswer() const {
     return dense_->toPlainText();
 }
@@ -320,6 +353,8 @@ void QuestionPanel::onAsked(const QuestionController::Plan& plan) {
     once_->clear();
     compressedFailed_ = false;
     askedQuestion_ = question_->text().trimmed();
+    machine_ = plan.machine;
+    measuredOn_->clear();
     fillStatistics(nullptr, nullptr);
     const QString title = methods::title(plan.method).toHtmlEscaped();
     denseTitle_->setText(plan.dense ? tr("<b>Dense</b>") : tr("<b>Dense</b>: not asked"));
@@ -332,6 +367,15 @@ void QuestionPanel::onAnswered(const QuestionController::Outcome& outcome) {
     const QString method = methods::title(outcome.plan.method);
     const QString title = method.toHtmlEscaped();
     showReports(outcome.dense.get(), outcome.compressed.get(), title);
+    measuredOn_->setText(outcome.plan.machine.isEmpty()
+                             ? tr("Times measured on this machine.")
+                             : tr("Times measured on %1 (remote).").arg(outcome.plan.machine));
+    if (outcome.groupsNotShown) {
+        measuredOn_->setText(measuredOn_->text() + QLatin1Char(' ') +
+                             tr("The server's kept groups are for another token grid than the "
+                                "video here (open the server's model folder here to see them "
+                                "on the frames)."));
+    }
     if (!outcome.compressedError.isEmpty()) {
         compressedFailed_ = true;
         once_->setPlainText(tr("No %1 answer: %2").arg(method, outcome.compressedError));
@@ -348,6 +392,8 @@ void QuestionPanel::restoreAnswers(const QString& question, const QString& dense
     }
     question_->setText(question);
     askedQuestion_ = question;
+    machine_.clear();
+    measuredOn_->clear();
     fillStatistics(nullptr, nullptr);
     dense_->setPlainText(dense);
     once_->setPlainText(compressed);
@@ -383,8 +429,9 @@ void QuestionPanel::showReports(const once::AskReport* dense, const once::AskRep
 
 void QuestionPanel::fillStatistics(const once::AskReport* dense,
                                    const once::AskReport* compressed) {
-    const QList<StatisticRow> rows =
-        answerStatistics(dense, compressed, &session_->pipelineSettings());
+    // The compute dtype is this machine's settings: a server's answer says nothing of it.
+    const QList<StatisticRow> rows = answerStatistics(
+        dense, compressed, machine_.isEmpty() ? &session_->pipelineSettings() : nullptr);
     stats_->setRowCount(static_cast<int>(rows.size()));
     for (int i = 0; i < rows.size(); ++i) {
         auto* header = new QTableWidgetItem(rows[i].name);

@@ -68,6 +68,9 @@ class QuestionPanel : public QWidget {
     /// Why the last question could not be answered (the whole question, or only its
     /// compressed column); "" when it was answered or nothing was asked since the inputs changed.
     QString problem() const;
+    /// Which machine measured the times of the answers shown: "this machine" or
+    /// "HOST:PORT (remote)", in a sentence ("" before the first answer).
+    QString measuredOn() const;
     /// The buttons offered with a codebook/model backbone mismatch.
     QPushButton* openCodebookButton() const { return openCodebook_; }
     QPushButton* reencodeButton() const { return reencode_; }
@@ -102,6 +105,7 @@ class QuestionPanel : public QWidget {
     QuestionController* controller_;
     BackgroundTask* task_;  ///< the controller's
     QLabel* note_;
+    QLabel* measuredOn_;
     QFrame* problemBar_;
     QLabel* problem_;
     QPushButton* openCodebook_;
@@ -121,6 +125,7 @@ class QuestionPanel : public QWidget {
     QToolButton* copyTable_;
     QToolButton* exportTable_;
     QString askedQuestion_;  ///< the question of the answers shown
+    QString machine_;        ///< the server that answered the question shown; "" this machine
     bool compressedFailed_ = false;  ///< the compressed column shows an error, not an answer
 };
 

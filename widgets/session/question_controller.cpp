@@ -2,14 +2,51 @@
 
 #include <QCoreApplication>
 
+#include "compress/compression.h"
+#include "models/backbone.h"
 #include "pipeline/answer_session.h"
+#include "serve/remote_client.h"
 #include "session/answer_pipeline.h"
 #include "session/methods.h"
+#include "session/remote_connection.h"
 #include "session/studio_session.h"
 #include "tasks/background_task.h"
 #include "util/error.h"
 
 namespace once::studio {
+namespace {
+
+/// The server's kept groups as a compression result the overlay draws (the groups, their sizes
+/// and codewords; no features or residuals: those stay on the server).
+std::shared_ptr<const once::CompressionResult> keptGroups(const once::AskReport& r,
+                                                          once::Variant variant) {
+    auto result = std::make_shared<once::CompressionResult>();
+    const auto n = static_cast<std::int64_t>(r.groupOfToken.size());
+    const auto m = static_cast<std::int64_t>(r.codewordIds.size());
+    std::vector<std::int64_t> sizes(static_cast<std::size_t>(m), 0);
+    std::int64_t kept = 0;
+    for (const std::int64_t g : r.groupOfToken) {
+        if (g >= 0 && g < m) {
+            ++sizes[static_cast<std::size_t>(g)], ++kept;
+        }
+    }
+    auto vec = [](const std::vector<std::int64_t>& v) {
+        return at::tensor(at::ArrayRef<std::int64_t>(v), at::kLong);
+    };
+    result->groupOfToken = vec(r.groupOfToken);
+    result->codewordIds = vec(r.codewordIds);
+    result->groupSizes = vec(sizes);
+    result->numTokens = n;
+    result->numOutputs = m;
+    result->budget = r.budget;
+    result->usedCodewords = m;
+    result->coverage = n > 0 ? double(kept) / double(n) : 1.0;
+    result->variant = variant;
+    result->method = r.method;
+    return result;
+}
+
+}  // namespace
 
 QuestionController::QuestionController(StudioSession& session, QObject* parent)
     : QObject(parent), session_(session), task_(new BackgroundTask(this)) {}
@@ -22,16 +59,29 @@ void QuestionController::shutdown() {
     task_->cancelAndWait();
 }
 
+bool QuestionController::isRemote() const {
+    return session_.remote()->isConnected();
+}
+
 bool QuestionController::canAsk() const {
-    return session_.model().has_value() && !session_.video().isEmpty();
+    const VideoData& v = session_.video();
+    if (isRemote()) {
+        return !v.isEmpty() && !v.fromFeatureFile;  // the server gets the video file
+    }
+    return session_.model().has_value() && !v.isEmpty();
 }
 
 QuestionController::Plan QuestionController::plan(bool compare) const {
     Plan p;
     p.method = session_.method();
     p.budget = session_.budget();
-    // A method that needs a codebook answers only with one; without, Dense alone.
-    p.compressed = !methods::needsCodebook(p.method) || session_.codebook() != nullptr;
+    // A method that needs a codebook answers only with one; without, Dense alone. A server
+    // answers with its own codebook (or says it has none).
+    p.compressed =
+        isRemote() || !methods::needsCodebook(p.method) || session_.codebook() != nullptr;
+    if (isRemote()) {
+        p.machine = session_.remote()->machine();
+    }
     p.dense = compare || !p.compressed;
     return p;
 }
@@ -41,48 +91,41 @@ bool QuestionController::ask(const QString& question, int maxTokens, bool compar
         return false;
     }
     const Plan plan = this->plan(compare);
+    const std::string text = question.toStdString();
+    // The status bar shows the question panel's word for it (its translation context).
+    const QString title = QCoreApplication::translate("once::studio::QuestionPanel", "Answering");
+    // The two columns' options, here or on a server: Dense, and the budget panel's method (ONCE
+    // with its variant and the studio's or the server's codebook, or a peer) at its budget.
+    once::AskOptions dense;
+    dense.maxNewTokens = maxTokens;
+    dense.onText = streamTo(kDense);
+    once::AskOptions compressed = dense;
+    compressed.budget = plan.budget;
+    compressed.method = plan.method.toStdString();
+    compressed.params = methods::params(plan.method, session_.variant());
+    compressed.onText = streamTo(kCompressed);
+    emit asked(plan);
+    if (isRemote()) {
+        task_->start(title, remoteWork(plan, text, dense, compressed));
+        return true;
+    }
     const PipelineKey key = session_.pipelineKey();
     const PipelineInputs inputs = session_.pipelineInputs();
     auto pipeline = session_.answerPipeline();
-    // ONCE with its variant and the studio's codebook (in memory or from a file), or a peer.
-    const once::CompressorParams params = methods::params(plan.method, session_.variant());
-    const std::string text = question.toStdString();
-    // Streamed pieces arrive on the worker; queue them to this (GUI) thread.
-    auto streamTo = [this](int column) {
-        return [this, column](const std::string& piece) {
-            const QString s = QString::fromStdString(piece);
-            QMetaObject::invokeMethod(
-                this, [this, column, s] { emit textArrived(column, s); }, Qt::QueuedConnection);
-        };
-    };
-    auto denseStream = streamTo(kDense);
-    auto compressedStream = streamTo(kCompressed);
-    emit asked(plan);
-    // The status bar shows the question panel's word for it (its translation context).
-    const QString title = QCoreApplication::translate("once::studio::QuestionPanel", "Answering");
     task_->start(title, [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
         auto lease = pipeline->acquire(key, inputs, &progress);
         auto outcome = std::make_shared<Outcome>();
         outcome->plan = plan;
         if (plan.dense) {
-            once::AskOptions a;
-            a.maxNewTokens = maxTokens;
-            a.onText = denseStream;
-            outcome->dense =
-                std::make_shared<const once::AskReport>(lease.session().ask(text, a, &progress));
+            outcome->dense = std::make_shared<const once::AskReport>(
+                lease.session().ask(text, dense, &progress));
         }
         // The compressed column may fail where Dense did not (a codebook for another
         // backbone): keep the Dense answer and say why the other column is empty.
         if (plan.compressed) {
-            once::AskOptions a;
-            a.budget = plan.budget;
-            a.method = plan.method.toStdString();
-            a.params = params;
-            a.maxNewTokens = maxTokens;
-            a.onText = compressedStream;
             try {
                 outcome->compressed = std::make_shared<const once::AskReport>(
-                    lease.session().ask(text, a, &progress));
+                    lease.session().ask(text, compressed, &progress));
             } catch (const once::OnceError& e) {
                 outcome->compressedError = QString::fromStdString(e.what());
                 outcome->backboneMismatch = e.where().field == "backbone";
@@ -91,6 +134,69 @@ bool QuestionController::ask(const QString& question, int maxTokens, bool compar
         return [this, outcome] { emit answered(*outcome); };
     });
     return true;
+}
+
+std::function<void(const std::string&)> QuestionController::streamTo(int column) {
+    return [this, column](const std::string& piece) {
+        const QString s = QString::fromStdString(piece);
+        QMetaObject::invokeMethod(
+            this, [this, column, s] { emit textArrived(column, s); }, Qt::QueuedConnection);
+    };
+}
+
+BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std::string& question,
+                                                    const once::AskOptions& dense,
+                                                    const once::AskOptions& compressed) {
+    const once::serve::RemoteEndpoint endpoint = session_.remote()->endpoint();
+    const VideoData& video = session_.video();
+    const std::string path = video.path.toStdString();
+    const std::int64_t videoTokens = video.numTokens();
+    const once::Variant variant = session_.variant();
+    // The studio's sampling when one was chosen, so the server's token grid is the one on
+    // screen (and its kept groups fit the overlay); the backbone's default is the server's.
+    const PipelineSettings& settings = session_.pipelineSettings();
+    const std::string sampling =
+        settings.sampling.toStdString() == once::defaultSampling(settings.backbone.toStdString())
+            ? std::string()
+            : settings.sampling.toStdString();
+    return [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
+        auto outcome = std::make_shared<Outcome>();
+        outcome->plan = plan;
+        // A cancel closes the connection, which cancels the server's work.
+        auto ask = [&](const once::AskOptions& a) {
+            return once::serve::askRemote(endpoint, path, question, a, sampling, progress.token());
+        };
+        if (plan.dense) {
+            outcome->dense = std::make_shared<const once::AskReport>(ask(dense).report);
+        }
+        std::shared_ptr<const once::CompressionResult> groups;
+        if (plan.compressed) {
+            // A server that refuses the method (no codebook there, say) fails this column only;
+            // a lost connection, a refused key or a full queue (429) fail the question.
+            try {
+                outcome->compressed =
+                    std::make_shared<const once::AskReport>(ask(compressed).report);
+                if (static_cast<std::int64_t>(outcome->compressed->groupOfToken.size()) ==
+                    videoTokens) {
+                    groups = keptGroups(*outcome->compressed, variant);
+                } else {
+                    outcome->groupsNotShown = true;
+                }
+            } catch (const once::OnceError& e) {
+                // Refusals of the request's `once` fields only (once.method, once.budget, …).
+                if (e.where().field.rfind("once.", 0) != 0) {
+                    throw;
+                }
+                outcome->compressedError = QString::fromStdString(e.what());
+            }
+        }
+        return [this, outcome, groups] {
+            if (groups) {
+                session_.installResult(groups);
+            }
+            emit answered(*outcome);
+        };
+    };
 }
 
 }  // namespace once::studio

@@ -3,19 +3,26 @@
 // the model and settings of the document, the video, codebook and prepared compressors on screen
 // (session/answer_pipeline.h), the method and budget of the budget panel — and the answering on
 // its own BackgroundTask: Dense and the compressed column one after the other, the answer
-// streamed piece by piece. The panel only draws what this reports.
+// streamed piece by piece. The panel only draws what this reports. While the session's
+// RemoteConnection is connected, both columns are asked of the server instead (the video file
+// sent, the server's kept groups installed as the session's result so the overlay draws them):
+// no model folder is needed here then, only the video.
 #include <QObject>
 #include <QString>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
+
+#include "tasks/background_task.h"
 
 namespace once {
+struct AskOptions;
 struct AskReport;
-}
+}  // namespace once
 
 namespace once::studio {
 
-class BackgroundTask;
 class StudioSession;
 
 class QuestionController : public QObject {
@@ -29,6 +36,7 @@ class QuestionController : public QObject {
         std::int64_t budget = 0;  ///< the budget panel's
         bool compressed = false;  ///< the method can answer (a codebook when it needs one)
         bool dense = false;       ///< Dense is asked (asked for, or the only column)
+        QString machine;          ///< the server's host:port; "" for this machine
     };
     /// How a question ended: the reports of the columns answered (null: not asked or failed)
     /// and why the compressed column failed where Dense did not.
@@ -37,13 +45,19 @@ class QuestionController : public QObject {
         std::shared_ptr<const once::AskReport> dense, compressed;
         QString compressedError;
         bool backboneMismatch = false;  ///< the codebook is for another backbone
+        /// The server's kept groups are for another token grid than the video on screen
+        /// (another encoder, sampling or pooling here): the overlay could not draw them.
+        bool groupsNotShown = false;
     };
 
     explicit QuestionController(StudioSession& session, QObject* parent = nullptr);
     ~QuestionController() override;
 
-    /// Whether a question can be asked now (a model folder and a video are loaded).
+    /// Whether a question can be asked now: a model folder and a video are loaded, or, while
+    /// connected to a server, a video opened from its file.
     bool canAsk() const;
+    /// Whether questions go to the server now.
+    bool isRemote() const;
     /// The plan of a question asked now; `compare`: also answer Dense.
     Plan plan(bool compare) const;
     /// Starts answering `question` (trimmed, non-empty) with at most `maxTokens` new tokens;
@@ -63,6 +77,13 @@ class QuestionController : public QObject {
     void answered(const QuestionController::Outcome& outcome);
 
   private:
+    /// The work of a question asked of the server (the worker's closure).
+    BackgroundTask::Work remoteWork(const Plan& plan, const std::string& question,
+                                    const once::AskOptions& dense,
+                                    const once::AskOptions& compressed);
+    /// Streams the pieces of `column`, arriving on the worker, to this (GUI) thread.
+    std::function<void(const std::string&)> streamTo(int column);
+
     StudioSession& session_;
     BackgroundTask* task_;
 };

@@ -7,6 +7,7 @@
 #include "codebook/codebook.h"
 #include "session/compression_controller.h"
 #include "session/load_steps.h"
+#include "session/remote_connection.h"
 #include "session/video_loader.h"
 #include "tasks/background_task.h"
 #include "util/error.h"
@@ -20,6 +21,7 @@ StudioSession::FileKind StudioSession::classify(const QString& path) {
 StudioSession::StudioSession(QObject* parent) : QObject(parent) {
     loader_ = new VideoLoader(*this);
     compression_ = new CompressionController(*this);
+    remote_ = new RemoteConnection(this);
     connect(loader_, &VideoLoader::busyChanged, this, &StudioSession::updateBusy);
     connect(compression_, &CompressionController::busyChanged, this, &StudioSession::updateBusy);
     connect(compression_, &CompressionController::compressingChanged, this,

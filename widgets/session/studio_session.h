@@ -38,6 +38,7 @@ namespace once::studio {
 
 class BackgroundTask;
 class CompressionController;
+class RemoteConnection;
 class VideoLoader;
 
 class StudioSession : public QObject {
@@ -128,6 +129,8 @@ class StudioSession : public QObject {
     /// video, codebook and prepared compressors on screen, handed over without decoding,
     /// loading or preparing them again.
     std::shared_ptr<AnswerPipeline> answerPipeline() const { return answerPipeline_; }
+    /// The server questions go to while connected (File ▸ Connect to Server…); never null.
+    RemoteConnection* remote() const { return remote_; }
     PipelineKey pipelineKey() const;
     PipelineInputs pipelineInputs() const;
 
@@ -219,6 +222,7 @@ class StudioSession : public QObject {
     // Created last in the constructor: they connect to the state's signals.
     VideoLoader* loader_ = nullptr;
     CompressionController* compression_ = nullptr;
+    RemoteConnection* remote_ = nullptr;
 };
 
 }  // namespace once::studio
