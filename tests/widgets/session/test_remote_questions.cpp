@@ -25,7 +25,7 @@
 #include "session/methods.h"
 #include "session/remote_connection.h"
 #include "session/studio_session.h"
-#include "studio_test_data.h"
+#include "../studio_test_data.h"
 #include "support/test_support.h"
 #include "tasks/background_task.h"
 
