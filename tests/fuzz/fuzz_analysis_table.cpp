@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/analysis/analysis_table.cpp core/util/csv.cpp core/util/json_file.cpp core/util/error.cpp
+// fuzz-sources: core/analysis/analysis_table.cpp core/util/csv.cpp core/util/json_file.cpp core/util/regular_file.cpp core/util/error.cpp
 // clang-format on
 // libFuzzer target for the evaluation and analysis tables the studio charts
 // (analysis/analysis_table.h), which the user opens from the Analyses tab. Any byte string

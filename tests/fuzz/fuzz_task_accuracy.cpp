@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/eval/task_accuracy.cpp core/util/csv.cpp core/util/json_file.cpp core/util/error.cpp
+// fuzz-sources: core/eval/task_accuracy.cpp core/util/csv.cpp core/util/json_file.cpp core/util/regular_file.cpp core/util/error.cpp
 // clang-format on
 // libFuzzer target for the per-task accuracy tables the studio's radar opens (eval/
 // task_accuracy.h): the first byte picks CSV or JSON, the rest is the file. Any input either

@@ -1,5 +1,5 @@
 // clang-format off
-// fuzz-sources: core/train/training_history.cpp core/util/json_file.cpp core/util/error.cpp
+// fuzz-sources: core/train/training_history.cpp core/util/json_file.cpp core/util/regular_file.cpp core/util/error.cpp
 // clang-format on
 // libFuzzer target for the Stage-B history a codebook file carries in its metadata
 // (train/training_history.h), which the studio's trainer draws for any codebook it opens. Any
