@@ -1,5 +1,5 @@
 // fuzz-sources: core/eval/results_merge.cpp core/eval/eval_record.cpp core/eval/results_file.cpp
-// fuzz-sources: core/cluster/shard.cpp core/util/json_file.cpp core/util/regular_file.cpp core/util/atomic_file.cpp
+// fuzz-sources: core/cluster/shard.cpp core/util/json_file.cpp core/util/atomic_file.cpp
 // fuzz-sources: core/util/error.cpp core/util/regular_file.cpp
 // libFuzzer target for the plan `once eval --shard I/N` writes beside its results
 // (RESULTS.shard.json, eval/results_merge.h), which `once eval merge` and a rerun of the task

@@ -1,5 +1,5 @@
 // fuzz-sources: core/train/fit_state.cpp core/io/safetensors.cpp core/io/dtype.cpp
-// fuzz-sources: core/io/mapped_file.cpp core/util/json_file.cpp core/util/regular_file.cpp core/util/error.cpp
+// fuzz-sources: core/io/mapped_file.cpp core/util/json_file.cpp core/util/error.cpp
 // fuzz-sources: core/util/atomic_file.cpp core/util/regular_file.cpp
 // libFuzzer target for the Stage-B resume state (`.fit-state`): its safetensors header and the
 // metadata the resuming fit reads (format, configuration, data hash, counters, tensor shapes).
