@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     video.gridW = std::stoi(argv[3]);
     const std::int64_t budget = std::stoll(argv[4]);
     const int reps = argc > 5 ? std::stoi(argv[5]) : 3;
-    auto c = makeCompressor({"forestprune", {}, nullptr, {}});
+    auto c = makeCompressor({"forestprune", {}, nullptr, {}, nullptr});
     CompressionResult r;
     const double full = bestOf(reps, [&] {
         c->prepare(video);

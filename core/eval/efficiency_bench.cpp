@@ -175,7 +175,7 @@ void checkEfficiencyBenchOptions(const EfficiencyBenchOptions& o) {
                 }
             }
         } else {
-            (void)makeCompressor({m.name, m.params, nullptr, {}});  // checks keys and values
+            (void)makeCompressor({m.name, m.params, nullptr, {}, nullptr});  // checks keys and values
         }
     }
     if (compressing && o.budgets.empty()) {

@@ -22,7 +22,7 @@ using namespace once;
 namespace {
 
 std::unique_ptr<TokenCompressor> make(CompressorParams params = {}) {
-    return makeCompressor({"forestprune", std::move(params), nullptr, {}});
+    return makeCompressor({"forestprune", std::move(params), nullptr, {}, nullptr});
 }
 
 /// Kept tokens per frame of a result.
