@@ -496,6 +496,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The sweep was cancelled after %1 of %2 budgets: the chart shows those measured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The new sweep was cancelled: the chart still shows the previous one.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1488,7 +1492,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Budget sweep cancelled: the chart keeps what it showed before.</source>
+        <source>Budget sweep cancelled: the chart keeps the budgets measured before the cancel, or what it showed before when none was.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

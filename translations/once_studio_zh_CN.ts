@@ -496,6 +496,10 @@
         <translation>正在测量扫描：状态栏显示其进度，并可取消。</translation>
     </message>
     <message>
+        <source>The sweep was cancelled after %1 of %2 budgets: the chart shows those measured.</source>
+        <translation>扫描在测量了 %2 个预算中的 %1 个后被取消：图表显示已测量的预算。</translation>
+    </message>
+    <message>
         <source>The new sweep was cancelled: the chart still shows the previous one.</source>
         <translation>新的扫描已取消：图表仍显示上一次的扫描。</translation>
     </message>
@@ -1478,8 +1482,8 @@
         <translation>来自 ONCE 引擎的消息与命令行输出完全相同，保持英文：其中写明了文件、字段、期望值和实际值。</translation>
     </message>
     <message>
-        <source>Budget sweep cancelled: the chart keeps what it showed before.</source>
-        <translation>预算扫描已取消：图表保留之前显示的内容。</translation>
+        <source>Budget sweep cancelled: the chart keeps the budgets measured before the cancel, or what it showed before when none was.</source>
+        <translation>预算扫描已取消：图表保留取消前已测量的预算；若尚未测量任何预算，则保留之前显示的内容。</translation>
     </message>
     <message>
         <source>Codebook</source>

@@ -743,7 +743,8 @@ QString MainWindow::engineMessageNote() {
 }
 
 QString MainWindow::sweepCancelledMessage() {
-    return tr("Budget sweep cancelled: the chart keeps what it showed before.");
+    return tr("Budget sweep cancelled: the chart keeps the budgets measured before the cancel, "
+              "or what it showed before when none was.");
 }
 
 QString MainWindow::readyMessage() {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/error.h"
+
 namespace once {
 namespace {
 double median(std::vector<double> v) {
@@ -30,17 +32,12 @@ std::vector<std::int64_t> sweepBudgets(std::int64_t max, std::int64_t min) {
     return out;
 }
 
-BudgetSweep measureCompressorSweep(
-    const std::function<CompressionResult(std::int64_t budget)>& compress,
-    const std::vector<std::int64_t>& budgets, std::int64_t numTokens, double prepareMs, int repeats,
-    Progress* progress) {
-    BudgetSweep sweep;
-    sweep.denseTokens = numTokens;
-    sweep.assignMs = prepareMs;
-    if (progress) {
-        progress->begin("budget sweep", static_cast<double>(budgets.size()));
-    }
-    repeats = std::max(1, repeats);
+namespace {
+
+/// The measuring loop of measureCompressorSweep, appending each budget's point as it is done.
+void measureBudgets(BudgetSweep& sweep,
+                    const std::function<CompressionResult(std::int64_t budget)>& compress,
+                    const std::vector<std::int64_t>& budgets, int repeats, Progress* progress) {
     for (std::size_t i = 0; i < budgets.size(); ++i) {
         std::vector<double> select, reassign, pool;
         SweepPoint p;
@@ -63,6 +60,27 @@ BudgetSweep measureCompressorSweep(
         if (progress) {
             progress->update(static_cast<double>(i + 1));
         }
+    }
+}
+
+}  // namespace
+
+BudgetSweep measureCompressorSweep(
+    const std::function<CompressionResult(std::int64_t budget)>& compress,
+    const std::vector<std::int64_t>& budgets, std::int64_t numTokens, double prepareMs, int repeats,
+    Progress* progress) {
+    BudgetSweep sweep;
+    sweep.denseTokens = numTokens;
+    sweep.assignMs = prepareMs;
+    if (progress) {
+        progress->begin("budget sweep", static_cast<double>(budgets.size()));
+    }
+    repeats = std::max(1, repeats);
+    sweep.plannedBudgets = budgets.size();
+    try {
+        measureBudgets(sweep, compress, budgets, repeats, progress);
+    } catch (const Cancelled&) {
+        sweep.cancelled = true;
     }
     return sweep;
 }

@@ -4,6 +4,7 @@
 // min, powers of two, … max, timed stage by stage (median of a few repeats). Engine code: the
 // studio's chart and any tool draw or print it. Cancellable through Progress between
 // compressions.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -30,6 +31,9 @@ struct BudgetSweep {
     std::int64_t denseTokens = 0;  ///< N: what the LLM gets without compression
     double assignMs = 0;           ///< step 1 (a peer: its prepare()), paid once per video
     double densePrefillMs = -1, denseEndToEndMs = -1;
+    /// Ended by a cancel: `points` holds the budgets measured before it (of plannedBudgets).
+    bool cancelled = false;
+    std::size_t plannedBudgets = 0;
 };
 
 /// Budgets `min`, then the powers of two above it, and `max` itself, ascending (empty when
@@ -39,7 +43,8 @@ std::vector<std::int64_t> sweepBudgets(std::int64_t max, std::int64_t min = 1);
 /// Times `compress` (a prepared compressor's measure()) at each of `budgets` (`repeats` runs,
 /// the median of each stage of CompressionResult::seconds: ONCE's select, reassign and pool; a
 /// peer records its whole compress() as pool). `prepareMs` is its once-per-video part.
-/// Cancellable.
+/// A cancel (through `progress`) ends the sweep early and returns the budgets measured so far,
+/// with `cancelled` set: minutes of measurement are not thrown away.
 BudgetSweep measureCompressorSweep(
     const std::function<CompressionResult(std::int64_t budget)>& compress,
     const std::vector<std::int64_t>& budgets, std::int64_t numTokens, double prepareMs, int repeats,

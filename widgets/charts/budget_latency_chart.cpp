@@ -94,7 +94,12 @@ void BudgetLatencyChart::showNote(const QString& note) {
         text = tr("Measuring the sweep: the status bar shows its progress and can cancel it.") +
                QLatin1Char(' ') + text;
     } else if (cancelled_) {
-        text = (sweep_ && !sweep_->points.empty()
+        text = (sweep_ && sweep_->cancelled && !sweep_->points.empty()
+                    ? tr("The sweep was cancelled after %1 of %2 budgets: the chart shows those "
+                         "measured.")
+                          .arg(sweep_->points.size())
+                          .arg(sweep_->plannedBudgets)
+                : sweep_ && !sweep_->points.empty()
                     ? tr("The new sweep was cancelled: the chart still shows the previous one.")
                     : tr("The sweep was cancelled before it finished: nothing was measured.")) +
                QLatin1Char(' ') + text;

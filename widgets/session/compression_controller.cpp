@@ -16,6 +16,8 @@ CompressionController::CompressionController(StudioSession& session)
       session_(session),
       compressTask_(new BackgroundTask(this)),
       sweepTask_(new BackgroundTask(this)) {
+    // A cancelled sweep keeps the budgets it measured (issue 30): minutes of work on a long video.
+    sweepTask_->setDeliversWhenCancelled(true);
     connect(compressTask_, &BackgroundTask::failed, this,
             [this](const QString& message) { session_.report(errorTitle_, message); });
     connect(compressTask_, &BackgroundTask::succeeded, this, [this] { succeeded_ = true; });

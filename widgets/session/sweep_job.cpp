@@ -5,6 +5,7 @@
 #include "session/answer_pipeline.h"
 #include "session/methods.h"
 #include "session/studio_session.h"
+#include "util/error.h"
 
 namespace once::studio {
 namespace {
@@ -31,12 +32,20 @@ BackgroundTask::Work makeSweepJob(const StudioSession& session,
             sweepBudgets(range.max, range.min), numTokens, compressor->prepareMs(), kSweepRepeats,
             &progress));
         sweep->method = compressor->method();
-        if (withModel) {
-            auto lease = pipeline->acquire(key, inputs, &progress);
-            // A method that needs a codebook has budgets only when the studio has one.
-            const bool compressed = !methods::needsCodebook(method) || inputs.codebook != nullptr;
-            once::measureModelLatency(*sweep, lease.session(), compressor->method(),
-                                      compressor->params(), compressed, &progress);
+        if (withModel && !sweep->cancelled) {
+            try {
+                auto lease = pipeline->acquire(key, inputs, &progress);
+                // A method that needs a codebook has budgets only when the studio has one.
+                const bool compressed =
+                    !methods::needsCodebook(method) || inputs.codebook != nullptr;
+                once::measureModelLatency(*sweep, lease.session(), compressor->method(),
+                                          compressor->params(), compressed, &progress);
+            } catch (const once::Cancelled&) {
+                sweep->cancelled = true;  // the compression times measured are kept
+            }
+        }
+        if (sweep->points.empty()) {
+            return {};  // cancelled before the first budget: the previous sweep stays
         }
         return [sweep, deliver] { deliver(*sweep); };
     };

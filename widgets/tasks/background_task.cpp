@@ -102,6 +102,13 @@ void BackgroundTask::onThreadFinished() {
         return;
     }
     if (wasCancelled_) {
+        if (deliversWhenCancelled_ && deliver && error_.isEmpty()) {
+            try {
+                deliver();
+            } catch (const std::exception&) {
+                // a partial result that cannot be installed is dropped; the cancel still stands
+            }
+        }
         emit cancelled();
     } else if (!error_.isEmpty()) {
         emit failed(error_);

@@ -40,6 +40,10 @@ class BackgroundTask : public QObject {
     bool wait(int timeoutMs = -1);
 
     QtProgress* progress() { return progress_; }
+    /// Whether a cancelled job's result is still delivered (before cancelled()) when the work
+    /// returned one: for jobs whose partial result is worth keeping (a budget sweep's measured
+    /// budgets). Off by default: a cancelled load or compression must not install anything.
+    void setDeliversWhenCancelled(bool on) { deliversWhenCancelled_ = on; }
 
   signals:
     void started(const QString& title);
@@ -62,6 +66,7 @@ class BackgroundTask : public QObject {
     Deliver deliver_;
     QString error_;
     bool wasCancelled_ = false;
+    bool deliversWhenCancelled_ = false;
     bool discard_ = false;
 };
 

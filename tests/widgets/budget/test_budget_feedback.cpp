@@ -217,6 +217,19 @@ class TestBudgetFeedback : public QObject {
         chart.setMeasuring(false);
         QVERIFY(chart.hasData());
         QVERIFY2(chart.note().contains(QLatin1String("previous")), qPrintable(chart.note()));
+        // A cancelled sweep with budgets measured is drawn, and the note says how far it got.
+        once::BudgetSweep partial = smallSweep();
+        partial.cancelled = true;
+        partial.plannedBudgets = partial.points.size() + 3;
+        chart.setMeasuring(true);
+        chart.setSweep(partial, 0);
+        chart.showCancelled();
+        chart.setMeasuring(false);
+        QVERIFY(chart.hasData());
+        const QString far = QStringLiteral("after %1 of %2 budgets")
+                                .arg(partial.points.size())
+                                .arg(partial.plannedBudgets);
+        QVERIFY2(chart.note().contains(far), qPrintable(chart.note()));
         // A new sweep clears the remark.
         chart.setSweep(smallSweep(), 0);
         QVERIFY(!chart.note().contains(QLatin1String("cancelled")));

@@ -90,6 +90,41 @@ class TestBackgroundTask : public QObject {
         QCOMPARE(update.stage, QStringLiteral("looping"));
     }
 
+    void deliversAPartialResultWhenAskedTo() {
+        // A job that catches the cancel and returns what it has: delivered (before cancelled())
+        // only by a task set to deliver when cancelled; by default it is dropped.
+        for (const bool delivers : {false, true}) {
+            BackgroundTask task;
+            task.setDeliversWhenCancelled(delivers);
+            QSignalSpy cancelled(&task, &BackgroundTask::cancelled);
+            QSignalSpy succeeded(&task, &BackgroundTask::succeeded);
+            int delivered = 0;
+            std::atomic<int> done{0};
+            task.start(QStringLiteral("partial"), [&](once::Progress& p) {
+                p.begin("measuring", 0);
+                try {
+                    for (long i = 0;; ++i) {
+                        p.update(static_cast<double>(i));
+                        done = int(i) + 1;
+                        std::this_thread::sleep_for(std::chrono::microseconds(200));
+                    }
+                } catch (const once::Cancelled&) {
+                }
+                return std::function<void()>([&delivered, &cancelled] {
+                    QCOMPARE(cancelled.count(), 0);  // delivered first
+                    ++delivered;
+                });
+            });
+            while (done.load() < 3) {
+                QTest::qWait(5);
+            }
+            task.cancel();
+            QVERIFY(cancelled.wait(10000));
+            QCOMPARE(delivered, delivers ? 1 : 0);
+            QCOMPARE(succeeded.count(), 0);
+        }
+    }
+
     void thinsProgressButKeepsTheLastEvent() {
         BackgroundTask task;
         task.progress()->setMinimumIntervalMs(1000);
