@@ -93,14 +93,13 @@ struct AnswerSession::State {
         }
     }
 
-    /// Seconds the last content() spent in a compressor's prepare() (0: it was cached).
-    double lastPrepareSeconds = 0;
-
     /// The content rows for a budget (or dense) with the source tokens of each row; the
-    /// codeword of each row into `codewords` when given (compressed only).
+    /// codeword of each row into `codewords` when given (compressed only), and the seconds a
+    /// compressor's prepare() took into `prepareSeconds` (0 when it was already prepared).
     VisualContent content(std::optional<std::int64_t> budget, const std::string& method,
                           const std::map<std::string, std::string>& params, std::uint64_t seed,
-                          std::vector<std::int64_t>* codewords = nullptr);
+                          std::vector<std::int64_t>* codewords = nullptr,
+                          double* prepareSeconds = nullptr);
 };
 
 AnswerSessionOptions resolveAnswerSessionOptions(AnswerSessionOptions o) {
@@ -244,7 +243,8 @@ VisualContent AnswerSession::State::content(std::optional<std::int64_t> budget,
                                             const std::string& method,
                                             const std::map<std::string, std::string>& params,
                                             std::uint64_t seed,
-                                            std::vector<std::int64_t>* codewords) {
+                                            std::vector<std::int64_t>* codewords,
+                                            double* prepareSeconds) {
     if (video.empty()) {
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
@@ -267,11 +267,12 @@ VisualContent AnswerSession::State::content(std::optional<std::int64_t> budget,
         codebook->checkCompatible(D, video.backbone, origin);
         spec.codebook = codebook.get();
     }
-    lastPrepareSeconds = 0;
     std::shared_ptr<PreparedCompressor> compressor = prepared.find(spec.method, spec.params);
     if (!compressor) {
         compressor = prepared.get(spec, info.needsCodebook ? codebook : nullptr, video, nullptr);
-        lastPrepareSeconds = compressor->prepareMs() / 1000.0;
+        if (prepareSeconds) {
+            *prepareSeconds = compressor->prepareMs() / 1000.0;
+        }
     }
     const auto r = compressor->compress(*budget, seed);
     c.rows = r->tokens;
@@ -315,11 +316,10 @@ AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, P
         r.method = o.method.empty() ? s_->options.method : o.method;
     }
     VisualContent content;
-    s_->lastPrepareSeconds = 0;
     r.stages.push_back(timed("compress", lm.device(), [&] {
-        content = s_->content(o.budget, o.method, o.params, o.seed, &r.codewordIds);
+        content =
+            s_->content(o.budget, o.method, o.params, o.seed, &r.codewordIds, &r.prepareSeconds);
     }));
-    r.prepareSeconds = s_->lastPrepareSeconds;
     if (content.groupOfToken.defined()) {
         const at::Tensor g = content.groupOfToken.contiguous();
         r.groupOfToken.assign(g.data_ptr<std::int64_t>(), g.data_ptr<std::int64_t>() + g.numel());

@@ -30,7 +30,8 @@ class TestBudgetSweep : public QObject {
             r.seconds.pool = 1e-3;
             return r;
         };
-        const BudgetSweep sweep = measureCompressorSweep(compress, budgets, 1000, 2.5, 2, &progress);
+        const BudgetSweep sweep =
+            measureCompressorSweep(compress, budgets, 1000, 2.5, 2, &progress);
         QVERIFY(sweep.cancelled);
         QCOMPARE(sweep.plannedBudgets, budgets.size());
         // Budgets 1, 2 and 4 were measured in full; budget 8 stopped at its second repeat.

@@ -1,8 +1,9 @@
 // Slow work in the real window gives feedback like loading does (issue 16, defect 8): a peer's
 // preparation, a budget sweep and a slow re-compression show their progress and a Cancel in the
 // status bar; Measure Sweep is off while a sweep runs; cancelling a sweep says so in the status
-// bar and on the chart, which keeps the budgets measured (or the previous sweep when none was) instead of going blank. The slow method is
-// "test-slow" (tests/widgets/slow_compressor.h), standing in for VQToken on a long video.
+// bar and on the chart, which keeps the budgets measured (or the previous sweep when none was)
+// instead of going blank. The slow method is "test-slow" (tests/widgets/slow_compressor.h),
+// standing in for VQToken on a long video.
 #include <QAction>
 #include <QComboBox>
 #include <QProgressBar>

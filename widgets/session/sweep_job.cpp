@@ -44,7 +44,7 @@ BackgroundTask::Work makeSweepJob(const StudioSession& session,
                 sweep->cancelled = true;  // the compression times measured are kept
             }
         }
-        if (sweep->points.empty()) {
+        if (sweep->cancelled && sweep->points.empty()) {
             return {};  // cancelled before the first budget: the previous sweep stays
         }
         return [sweep, deliver] { deliver(*sweep); };

@@ -102,7 +102,7 @@ void BackgroundTask::onThreadFinished() {
         return;
     }
     if (wasCancelled_) {
-        if (deliversWhenCancelled_ && deliver && error_.isEmpty()) {
+        if (deliversWhenCancelled_ && deliver) {  // a cancel never carries an error
             try {
                 deliver();
             } catch (const std::exception&) {
