@@ -1249,6 +1249,10 @@
         <source>Show Codeword in the &amp;Codebook View</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Inspect This Patch</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::FrameStrip</name>
@@ -1605,6 +1609,10 @@
         <source>Questions are answered on this machine.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Patch</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1633,8 +1641,130 @@
         <translation></translation>
     </message>
     <message>
-        <source>Click a patch to highlight its group in all frames; hatched patches were dropped.</source>
-        <translation></translation>
+        <source>Residual heat-map</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Residual colour scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a patch to highlight its group in all frames and inspect it; hatched patches were dropped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Residual 1 − cos(token, its codeword): 0 … %1 (the largest in this result)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::PatchInspector</name>
+    <message>
+        <source>Nearest codewords listed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Codeword</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In this result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click a codeword to highlight its patches in every frame.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group codeword:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Residual:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine to its output token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Nearest codewords:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a patch in the frame to inspect it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No compression on screen yet: the patch is inspected when it arrives.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The features of this video are not on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inspecting a patch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frame %1 · row %2, column %3 · token %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2, pooled from a group of %n token(s)</source>
+        <translation>
+            <numerusform>%1 of %2, pooled from a group of %n token</numerusform>
+            <numerusform>%1 of %2, pooled from a group of %n tokens</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none: the token was dropped and feeds no output token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: this method groups tokens without codewords</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (its nearest codeword k̂ = %1 was not selected)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, its nearest codeword k̂ (cosine %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, rank %2 of its codewords (cosine %3): reassigned, its nearest k̂ = %4 was not among the selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>— (this method has no codebook)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (1 − cos to its codeword)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>selected</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

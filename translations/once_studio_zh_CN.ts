@@ -1239,6 +1239,10 @@
         <source>Show Codeword in the &amp;Codebook View</source>
         <translation>在码本视图中显示码字(&amp;C)</translation>
     </message>
+    <message>
+        <source>&amp;Inspect This Patch</source>
+        <translation>检查此图块(&amp;I)</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::FrameStrip</name>
@@ -1597,6 +1601,10 @@
         <source>Questions are answered on this machine.</source>
         <translation>问题将在本机回答。</translation>
     </message>
+    <message>
+        <source>Patch</source>
+        <translation>图块</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1625,8 +1633,129 @@
         <translation>不透明度(&amp;O)：</translation>
     </message>
     <message>
-        <source>Click a patch to highlight its group in all frames; hatched patches were dropped.</source>
-        <translation>点击图块可在所有帧中高亮其分组；带斜线的图块已被丢弃。</translation>
+        <source>Residual heat-map</source>
+        <translation>残差热力图</translation>
+    </message>
+    <message>
+        <source>Residual colour scale</source>
+        <translation>残差色标</translation>
+    </message>
+    <message>
+        <source>Click a patch to highlight its group in all frames and inspect it; hatched patches were dropped.</source>
+        <translation>点击图块可在所有帧中高亮其分组并检查它；带斜线的图块已被丢弃。</translation>
+    </message>
+    <message>
+        <source>Residual 1 − cos(token, its codeword): 0 … %1 (the largest in this result)</source>
+        <translation>残差 1 − cos(令牌, 其码字)：0 … %1（本结果中的最大值）</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::PatchInspector</name>
+    <message>
+        <source>Nearest codewords listed</source>
+        <translation>列出的最近码字数</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>名次</translation>
+    </message>
+    <message>
+        <source>Codeword</source>
+        <translation>码字</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>In this result</source>
+        <translation>在本结果中</translation>
+    </message>
+    <message>
+        <source>Double-click a codeword to highlight its patches in every frame.</source>
+        <translation>双击码字可在每一帧中高亮其图块。</translation>
+    </message>
+    <message>
+        <source>Output token:</source>
+        <translation>输出令牌：</translation>
+    </message>
+    <message>
+        <source>Group codeword:</source>
+        <translation>分组码字：</translation>
+    </message>
+    <message>
+        <source>Residual:</source>
+        <translation>残差：</translation>
+    </message>
+    <message>
+        <source>Cosine to its output token:</source>
+        <translation>与其输出令牌的余弦：</translation>
+    </message>
+    <message>
+        <source>&amp;Nearest codewords:</source>
+        <translation>最近码字(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Click a patch in the frame to inspect it.</source>
+        <translation>点击帧中的图块以检查它。</translation>
+    </message>
+    <message>
+        <source>No compression on screen yet: the patch is inspected when it arrives.</source>
+        <translation>尚无压缩结果：结果到达后将检查该图块。</translation>
+    </message>
+    <message>
+        <source>The features of this video are not on this machine.</source>
+        <translation>此视频的特征不在本机上。</translation>
+    </message>
+    <message>
+        <source>Inspecting a patch</source>
+        <translation>正在检查图块</translation>
+    </message>
+    <message>
+        <source>Frame %1 · row %2, column %3 · token %4</source>
+        <translation>第 %1 帧 · 第 %2 行，第 %3 列 · 令牌 %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2, pooled from a group of %n token(s)</source>
+        <translation>
+            <numerusform>第 %1 个（共 %2 个），由 %n 个令牌的分组池化而成</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none: the token was dropped and feeds no output token</source>
+        <translation>无：该令牌已被丢弃，不进入任何输出令牌</translation>
+    </message>
+    <message>
+        <source>none: this method groups tokens without codewords</source>
+        <translation>无：此方法不借助码字对令牌分组</translation>
+    </message>
+    <message>
+        <source>none (its nearest codeword k̂ = %1 was not selected)</source>
+        <translation>无（其最近码字 k̂ = %1 未被选中）</translation>
+    </message>
+    <message>
+        <source>%1, its nearest codeword k̂ (cosine %2)</source>
+        <translation>%1，即其最近码字 k̂（余弦 %2）</translation>
+    </message>
+    <message>
+        <source>%1, rank %2 of its codewords (cosine %3): reassigned, its nearest k̂ = %4 was not among the selected</source>
+        <translation>%1，在其码字中排第 %2（余弦 %3）：已重新分配，其最近码字 k̂ = %4 未被选中</translation>
+    </message>
+    <message>
+        <source>— (this method has no codebook)</source>
+        <translation>—（此方法没有码本）</translation>
+    </message>
+    <message>
+        <source>%1 (1 − cos to its codeword)</source>
+        <translation>%1（1 − 与其码字的余弦）</translation>
+    </message>
+    <message>
+        <source>its group</source>
+        <translation>其分组</translation>
+    </message>
+    <message>
+        <source>selected</source>
+        <translation>已选中</translation>
     </message>
 </context>
 <context>

@@ -34,6 +34,7 @@
 #include "charts/charts_panel.h"
 #include "codebook/codebook.h"
 #include "explorer/codebook_explorer.h"
+#include "inspector/patch_inspector.h"
 #include "help_dialogs.h"
 #include "io/file_kind.h"
 #include "overlay/frame_overlay_view.h"
@@ -310,13 +311,24 @@ void MainWindow::createDocks() {
     QDockWidget* explorer =
         addDock(explorer_, tr("Codebook"), QStringLiteral("explorerDock"), Qt::RightDockWidgetArea);
     // "Show Codeword in the Codebook View" in the frame view's context menu.
-    connect(view_, &FrameOverlayView::codewordRequested, this, [this, explorer](std::int64_t k) {
+    const auto showCodeword = [this, explorer](std::int64_t k) {
         explorer->show();
         explorer->raise();
         explorer_->showCodeword(k);
+    };
+    connect(view_, &FrameOverlayView::codewordRequested, this, showCodeword);
+    // The clicked patch under the microscope (view 15), a tab beside the codebook.
+    inspector_ = new PatchInspector(session_, overlay_, this);
+    QDockWidget* inspector =
+        addDock(inspector_, tr("Patch"), QStringLiteral("patchDock"), Qt::RightDockWidgetArea);
+    connect(inspector_, &PatchInspector::codewordRequested, this, showCodeword);
+    connect(view_, &FrameOverlayView::inspectRequested, this, [inspector] {
+        inspector->show();
+        inspector->raise();
     });
     splitDockWidget(budget, charts, Qt::Vertical);
     tabifyDockWidget(charts, explorer);
+    tabifyDockWidget(explorer, inspector);
     charts->raise();
     tabifyDockWidget(budget, player);
     budget->raise();

@@ -14,6 +14,7 @@ namespace once::studio {
 class BudgetPanel;
 class ChartsPanel;
 class CodebookExplorer;
+class PatchInspector;
 class FrameOverlayView;
 class FrameStrip;
 class GroupOverlay;
@@ -41,6 +42,7 @@ class MainWindow : public QMainWindow {
     QuestionPanel* questionPanel() const { return question_; }
     TrainerPanel* trainerPanel() const { return trainer_; }
     CodebookExplorer* codebookExplorer() const { return explorer_; }
+    PatchInspector* patchInspector() const { return inspector_; }
     /// The error dialog shown last (null when none is open).
     QMessageBox* errorDialog() const { return errorBox_; }
     /// The offer to re-encode the video with an opened model folder's encoder (null when none
@@ -132,6 +134,7 @@ class MainWindow : public QMainWindow {
     QuestionPanel* question_ = nullptr;
     TrainerPanel* trainer_ = nullptr;
     CodebookExplorer* explorer_ = nullptr;
+    PatchInspector* inspector_ = nullptr;
     QPlainTextEdit* messages_ = nullptr;
     TaskStatus* taskStatus_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;

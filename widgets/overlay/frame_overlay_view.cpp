@@ -273,6 +273,7 @@ void FrameOverlayView::mouseReleaseEvent(QMouseEvent* event) {
     const PatchInfo info = infoAt(event->position());
     if (info.valid) {
         overlay_->toggleSelectionAt(overlay_->currentFrame(), info.patch);
+        overlay_->setInspectedToken(info.frame * overlay_->patchesPerFrame() + info.patch);
     } else {
         overlay_->setSelectedCodeword(-1);
     }
@@ -350,6 +351,14 @@ QMenu* FrameOverlayView::createContextMenu(const QPoint& pos) {
         }
     });
     select->setEnabled(info.valid && !info.dropped);
+    QAction* inspect = menu->addAction(tr("&Inspect This Patch"), this, [this, info] {
+        if (info.valid) {
+            const int token = info.frame * overlay_->patchesPerFrame() + info.patch;
+            overlay_->setInspectedToken(token);
+            emit inspectRequested(token);
+        }
+    });
+    inspect->setEnabled(info.valid);
     QAction* clear = menu->addAction(tr("C&lear Selection"), this,
                                      [this] { overlay_->setSelectedCodeword(-1); });
     clear->setEnabled(overlay_->selectedCodeword() >= 0);

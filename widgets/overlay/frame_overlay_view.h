@@ -1,7 +1,8 @@
 #pragma once
 // The large view of one sampled frame with its codeword groups. Hover shows the patch's group
 // rank, codeword, group size and cosine residual (kept current when the frame, the budget or the
-// method changes under a still mouse); a click selects the group (highlighted in all frames);
+// method changes under a still mouse); a click selects the group (highlighted in all frames) and
+// makes the patch the inspected one (the patch inspector's);
 // arrow keys step through frames, Escape clears the selection. The wheel (or +/−) zooms at the
 // cursor, dragging pans a zoomed frame, 0 or a double-click fits it again. The context menu
 // selects, zooms, copies and exports the overlay (frame, grid of all frames, strip, PNG sequence).
@@ -57,6 +58,9 @@ class FrameOverlayView : public QWidget {
     void patchHovered(const once::studio::PatchInfo& info);
     /// "Show Codeword in the Codebook View" was chosen in the context menu.
     void codewordRequested(std::int64_t codeword);
+    /// "Inspect This Patch" was chosen in the context menu (the overlay's inspected token is set
+    /// already; a plain click sets it too, without asking for the inspector to be shown).
+    void inspectRequested(int token);
 
   protected:
     void paintEvent(QPaintEvent* event) override;

@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "compress/assignment.h"
@@ -23,6 +24,7 @@ void GroupOverlay::setVideo(const VideoData& video) {
     // its first (issue 30: the frame index carried over to the next video).
     if (video.path != path_) {
         currentFrame_ = 0;
+        setInspectedToken(-1);
     }
     path_ = video.path;
     currentFrame_ = std::clamp(currentFrame_, 0, std::max(0, frames_ - 1));
@@ -87,6 +89,13 @@ void GroupOverlay::setResult(std::shared_ptr<const once::CompressionResult> resu
             }
         }
     }
+    residualMax_ = 0;
+    for (float r : residual_) {
+        residualMax_ = std::isfinite(r) ? std::max(residualMax_, r) : residualMax_;
+    }
+    if (inspected_ >= static_cast<int>(n)) {
+        setInspectedToken(-1);  // another grid under the same path (re-encoded)
+    }
     rebuildGroupColours();
     emit changed();
 }
@@ -147,7 +156,35 @@ double GroupOverlay::aspectRatio() const {
     return gridH_ > 0 ? static_cast<double>(gridW_) / gridH_ : 1.0;
 }
 
+QColor GroupOverlay::residualColour(double fraction) {
+    // Five samples of matplotlib's viridis, linearly interpolated.
+    static constexpr int kStops[5][3] = {
+        {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+    const double f = std::isfinite(fraction) ? std::clamp(fraction, 0.0, 1.0) : 0.0;
+    const double x = f * 4;
+    const int i = std::min(3, static_cast<int>(x));
+    const double u = x - i;
+    auto mix = [&](int ch) {
+        return static_cast<int>(kStops[i][ch] + (kStops[i + 1][ch] - kStops[i][ch]) * u + 0.5);
+    };
+    return QColor(mix(0), mix(1), mix(2));
+}
+
+void GroupOverlay::setInspectedToken(int token) {
+    token = token >= 0 && token < frames_ * patchesPerFrame() ? token : -1;
+    if (token != inspected_) {
+        inspected_ = token;
+        emit inspectedTokenChanged(token);
+        emit changed();
+    }
+}
+
 QColor GroupOverlay::fillColour(int token) const {
+    if (mode_ == ColourMode::Residual && token >= 0 &&
+        token < static_cast<int>(residual_.size())) {
+        // Dropped tokens too: their residual is to k̂, and the hatching still marks them.
+        return residualColour(residualMax_ > 0 ? residual_[token] / residualMax_ : 0.0);
+    }
     const int g = groupOfToken(token);
     if (g < 0) {
         return QColor(60, 60, 60);

@@ -38,7 +38,9 @@ struct PatchInfo {
 class GroupOverlay : public QObject {
     Q_OBJECT
   public:
-    enum class ColourMode { GroupColour, GroupMean };
+    /// Group colour, the group's mean image colour, or the residual heat-map (each patch by its
+    /// 1 − cos to the codeword it ends in, on residualScaleMax(); view 15).
+    enum class ColourMode { GroupColour, GroupMean, Residual };
 
     explicit GroupOverlay(QObject* parent = nullptr);
 
@@ -89,6 +91,20 @@ class GroupOverlay : public QObject {
     void setOpacity(double opacity);
     ColourMode colourMode() const { return mode_; }
     void setColourMode(ColourMode mode);
+    /// Whether the result has residuals to draw (ONCE; not the peers): the heat-map needs them.
+    bool hasResiduals() const { return !residual_.empty(); }
+    /// Top of the heat-map's scale: the result's largest residual (the scale starts at 0, a
+    /// token on its codeword). Per result, so the whole range of colours is used at any budget;
+    /// the controls print it beside the colour bar.
+    float residualScaleMax() const { return residualMax_; }
+    /// Heat-map colour of `fraction` of the scale (0…1, clamped): viridis, which stays readable
+    /// in grey and for colour-blind readers.
+    static QColor residualColour(double fraction);
+
+    /// The patch the inspector shows (frame-major token index; −1: none). Kept across results
+    /// of the same video, cleared by another video.
+    int inspectedToken() const { return inspected_; }
+    void setInspectedToken(int token);
     bool showOutlines() const { return outlines_; }
     void setShowOutlines(bool show);
 
@@ -130,6 +146,7 @@ class GroupOverlay : public QObject {
     void changed();
     void currentFrameChanged(int frame);
     void selectionChanged(std::int64_t codeword);
+    void inspectedTokenChanged(int token);
 
   private:
     void rebuildGroupColours();
@@ -142,6 +159,8 @@ class GroupOverlay : public QObject {
     std::shared_ptr<const once::CompressionResult> result_;
     std::vector<int> groupOfToken_;
     std::vector<float> residual_;
+    float residualMax_ = 0;
+    int inspected_ = -1;
     std::vector<std::int64_t> codewordOfGroup_, sizeOfGroup_, keyOfGroup_;
     bool hasCodewords_ = false;
     QString emptyText_;

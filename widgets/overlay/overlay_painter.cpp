@@ -125,6 +125,18 @@ void paintFrameOverlay(QPainter& painter, const QRectF& target, const GroupOverl
         painter.setPen(QPen(QColor(255, 230, 0), bigEnough ? 2.0 : 1.0));
         painter.drawLines(selectedBorders);
     }
+    // The inspected patch (view 15): a ring, dark then light, visible on any colour.
+    const int inspected = overlay.inspectedToken() - base;
+    if (inspected >= 0 && inspected < p) {
+        const QRectF rect = cell(inspected / gw, inspected % gw);
+        const double inset = -std::max(2.0, std::min(rect.width(), rect.height()) * 0.15);
+        const QRectF ring = rect.adjusted(inset, inset, -inset, -inset);
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(QColor(0, 0, 0, 200), 3.0));
+        painter.drawEllipse(ring);
+        painter.setPen(QPen(QColor(255, 255, 255), 1.5));
+        painter.drawEllipse(ring);
+    }
     painter.restore();
 }
 
