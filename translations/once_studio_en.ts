@@ -986,6 +986,57 @@
     </message>
 </context>
 <context>
+    <name>once::studio::CodebookProjector</name>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Codeword to find</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Find codeword:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show this video&apos;s &amp;tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The codewords of highest cosine to the chosen one; double-click to choose one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most similar codewords:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a codebook to see its map.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No codebook.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Projecting the codebook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 codewords, %2 tokens of this video; the two axes hold %3 % of the codewords&apos; variance.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding similar codewords</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>codeword %1 · cosine %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>once::studio::CodewordTileDelegate</name>
     <message numerus="yes">
         <source>%n in video</source>
@@ -1613,6 +1664,10 @@
         <source>Patch</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Projector</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1764,6 +1819,53 @@
     </message>
     <message>
         <source>selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::ProjectionChart</name>
+    <message>
+        <source>Codebook projector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this video&apos;s tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>codewords</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>selected by this result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens with k̂ = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>most similar codewords</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>codeword %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inspected patch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PC 1 (%1 % of variance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PC 2 (%1 % of variance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PCA of the %1 unit codewords; tokens projected on the same axes as directions (cosine). Click a codeword to choose it; drag to pan, wheel to zoom.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -983,6 +983,57 @@
     </message>
 </context>
 <context>
+    <name>once::studio::CodebookProjector</name>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Codeword to find</source>
+        <translation>要查找的码字</translation>
+    </message>
+    <message>
+        <source>&amp;Find codeword:</source>
+        <translation>查找码字(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Show this video&apos;s &amp;tokens</source>
+        <translation>显示此视频的令牌(&amp;T)</translation>
+    </message>
+    <message>
+        <source>The codewords of highest cosine to the chosen one; double-click to choose one.</source>
+        <translation>与所选码字余弦最高的码字；双击可选择其中之一。</translation>
+    </message>
+    <message>
+        <source>Most similar codewords:</source>
+        <translation>最相似的码字：</translation>
+    </message>
+    <message>
+        <source>Open a codebook to see its map.</source>
+        <translation>打开码本以查看其映射图。</translation>
+    </message>
+    <message>
+        <source>No codebook.</source>
+        <translation>没有码本。</translation>
+    </message>
+    <message>
+        <source>Projecting the codebook</source>
+        <translation>正在投影码本</translation>
+    </message>
+    <message>
+        <source>%1 codewords, %2 tokens of this video; the two axes hold %3 % of the codewords&apos; variance.</source>
+        <translation>%1 个码字，此视频的 %2 个令牌；两个坐标轴占码字方差的 %3 %。</translation>
+    </message>
+    <message>
+        <source>Finding similar codewords</source>
+        <translation>正在查找相似码字</translation>
+    </message>
+    <message>
+        <source>codeword %1 · cosine %2</source>
+        <translation>码字 %1 · 余弦 %2</translation>
+    </message>
+</context>
+<context>
     <name>once::studio::CodewordTileDelegate</name>
     <message numerus="yes">
         <source>%n in video</source>
@@ -1605,6 +1656,10 @@
         <source>Patch</source>
         <translation>图块</translation>
     </message>
+    <message>
+        <source>Projector</source>
+        <translation>投影</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::OverlayControls</name>
@@ -1756,6 +1811,53 @@
     <message>
         <source>selected</source>
         <translation>已选中</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::ProjectionChart</name>
+    <message>
+        <source>Codebook projector</source>
+        <translation>码本投影</translation>
+    </message>
+    <message>
+        <source>this video&apos;s tokens</source>
+        <translation>此视频的令牌</translation>
+    </message>
+    <message>
+        <source>codewords</source>
+        <translation>码字</translation>
+    </message>
+    <message>
+        <source>selected by this result</source>
+        <translation>本结果选中的码字</translation>
+    </message>
+    <message>
+        <source>tokens with k̂ = %1</source>
+        <translation>k̂ = %1 的令牌</translation>
+    </message>
+    <message>
+        <source>most similar codewords</source>
+        <translation>最相似的码字</translation>
+    </message>
+    <message>
+        <source>codeword %1</source>
+        <translation>码字 %1</translation>
+    </message>
+    <message>
+        <source>inspected patch</source>
+        <translation>正在检查的图块</translation>
+    </message>
+    <message>
+        <source>PC 1 (%1 % of variance)</source>
+        <translation>主成分 1（方差的 %1 %）</translation>
+    </message>
+    <message>
+        <source>PC 2 (%1 % of variance)</source>
+        <translation>主成分 2（方差的 %1 %）</translation>
+    </message>
+    <message>
+        <source>PCA of the %1 unit codewords; tokens projected on the same axes as directions (cosine). Click a codeword to choose it; drag to pan, wheel to zoom.</source>
+        <translation>%1 个单位码字的主成分分析；令牌按方向（余弦）投影到相同坐标轴上。点击码字以选择它；拖动平移，滚轮缩放。</translation>
     </message>
 </context>
 <context>

@@ -35,6 +35,7 @@
 #include "codebook/codebook.h"
 #include "explorer/codebook_explorer.h"
 #include "inspector/patch_inspector.h"
+#include "projector/codebook_projector.h"
 #include "help_dialogs.h"
 #include "io/file_kind.h"
 #include "overlay/frame_overlay_view.h"
@@ -326,9 +327,18 @@ void MainWindow::createDocks() {
         inspector->show();
         inspector->raise();
     });
+    // The codebook and this video's tokens on one map (view 16), a tab beside them too.
+    projector_ = new CodebookProjector(session_, overlay_, this);
+    QDockWidget* projector = addDock(projector_, tr("Projector"), QStringLiteral("projectorDock"),
+                                     Qt::RightDockWidgetArea);
+    // The map is fitted only while its tab is in front (it is a second of CPU for a large
+    // codebook, for nobody when the tab is behind another).
+    projector_->setActive(false);
+    connect(projector, &QDockWidget::visibilityChanged, projector_, &CodebookProjector::setActive);
     splitDockWidget(budget, charts, Qt::Vertical);
     tabifyDockWidget(charts, explorer);
     tabifyDockWidget(explorer, inspector);
+    tabifyDockWidget(inspector, projector);
     charts->raise();
     tabifyDockWidget(budget, player);
     budget->raise();

@@ -15,6 +15,7 @@ class BudgetPanel;
 class ChartsPanel;
 class CodebookExplorer;
 class PatchInspector;
+class CodebookProjector;
 class FrameOverlayView;
 class FrameStrip;
 class GroupOverlay;
@@ -43,6 +44,7 @@ class MainWindow : public QMainWindow {
     TrainerPanel* trainerPanel() const { return trainer_; }
     CodebookExplorer* codebookExplorer() const { return explorer_; }
     PatchInspector* patchInspector() const { return inspector_; }
+    CodebookProjector* codebookProjector() const { return projector_; }
     /// The error dialog shown last (null when none is open).
     QMessageBox* errorDialog() const { return errorBox_; }
     /// The offer to re-encode the video with an opened model folder's encoder (null when none
@@ -135,6 +137,7 @@ class MainWindow : public QMainWindow {
     TrainerPanel* trainer_ = nullptr;
     CodebookExplorer* explorer_ = nullptr;
     PatchInspector* inspector_ = nullptr;
+    CodebookProjector* projector_ = nullptr;
     QPlainTextEdit* messages_ = nullptr;
     TaskStatus* taskStatus_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;

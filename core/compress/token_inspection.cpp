@@ -3,9 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
-#include <numeric>
 #include <string>
 
 #include "codebook/codebook.h"
@@ -23,19 +21,6 @@ at::Tensor unit(const at::Tensor& v) {
     return f / f.norm(2).clamp_min(1e-12);
 }
 
-/// Orders codewords by cosine, best first, ties to the lower index; a NaN score (a non-finite
-/// feature) ranks last so the order stays a strict weak ordering.
-bool ranksBefore(float a, std::int64_t ia, float b, std::int64_t ib) {
-    const bool na = std::isnan(a), nb = std::isnan(b);
-    if (na != nb) {
-        return nb;
-    }
-    if (!na && a != b) {
-        return a > b;
-    }
-    return ia < ib;
-}
-
 at::Tensor tokenRow(const at::Tensor& features, std::int64_t token, std::int64_t numTokens) {
     if (features.dim() != 2 && features.dim() != 3) {
         fail("token inspection: features must be [N, D] or [T, P, D]", {}, "features",
@@ -50,7 +35,7 @@ at::Tensor tokenRow(const at::Tensor& features, std::int64_t token, std::int64_t
         fail("token inspection: no such token", {}, "token",
              "0 ≤ token < " + std::to_string(numTokens), std::to_string(token));
     }
-    return x[token];
+    return x[token].to(at::kCPU);
 }
 
 }  // namespace
@@ -81,37 +66,17 @@ TokenInspection inspectToken(const at::Tensor& features, const Codebook* codeboo
     if (codebook == nullptr) {
         return out;
     }
-    if (codebook->dim() != x.size(0)) {
-        fail("token inspection: the codebook is not of these features", codebook->origin(),
-             "dimension", std::to_string(x.size(0)), std::to_string(codebook->dim()));
-    }
-    const std::int64_t kSize = codebook->size();
-    if (out.groupCodeword >= kSize) {
+    const CodewordRanking ranking(*codebook, x);
+    if (out.groupCodeword >= ranking.size()) {
         fail("token inspection: the result names a codeword the codebook does not have",
-             codebook->origin(), "codeword", "< " + std::to_string(kSize),
+             codebook->origin(), "codeword", "< " + std::to_string(ranking.size()),
              std::to_string(out.groupCodeword));
     }
-    const at::Tensor scores = at::mv(codebook->normalized(), x).contiguous();
-    const float* s = scores.data_ptr<float>();
-    const auto by = [s](std::int64_t a, std::int64_t b) { return ranksBefore(s[a], a, s[b], b); };
-
-    const int n = static_cast<int>(
-        std::min<std::int64_t>({std::max(k, 1), kSize, TokenInspectionLimits::kMaxNearest}));
-    std::vector<std::int64_t> ids(static_cast<std::size_t>(kSize));
-    std::iota(ids.begin(), ids.end(), std::int64_t{0});
-    std::partial_sort(ids.begin(), ids.begin() + n, ids.end(), by);
-    out.nearest.reserve(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) {
-        out.nearest.push_back(
-            {ids[static_cast<std::size_t>(i)], s[ids[static_cast<std::size_t>(i)]]});
-    }
+    out.nearest =
+        ranking.nearest(std::min<std::int64_t>(std::max(k, 1), TokenInspectionLimits::kMaxNearest));
     if (out.groupCodeword >= 0) {
-        const std::int64_t c = out.groupCodeword;
-        out.cosineToGroupCodeword = s[c];
-        out.groupCodewordRank = 0;
-        for (std::int64_t j = 0; j < kSize; ++j) {
-            out.groupCodewordRank += by(j, c) ? 1 : 0;
-        }
+        out.cosineToGroupCodeword = ranking.cosine(out.groupCodeword);
+        out.groupCodewordRank = ranking.rankOf(out.groupCodeword);
     }
     return out;
 }

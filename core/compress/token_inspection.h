@@ -13,15 +13,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "codebook/codeword_ranking.h"
+
 namespace once {
 
 class Codebook;
 struct CompressionResult;
-
-struct NearestCodeword {
-    std::int64_t id = -1;
-    float cosine = 0;  ///< ν(x)·ν(c_id)
-};
 
 struct TokenInspection {
     std::int64_t token = -1;

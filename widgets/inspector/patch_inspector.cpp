@@ -162,15 +162,17 @@ void PatchInspector::showInspection(const once::TokenInspection& inspection,
     const int p = std::max(1, overlay_->patchesPerFrame());
     const int token = static_cast<int>(inspection.token);
     const int patch = token % p, gw = std::max(1, overlay_->gridW());
+    // Frames and output tokens counted from 1 as the frame view and the hover count them; row and
+    // column from 0 as the status bar gives them.
     heading_->setText(tr("Frame %1 · row %2, column %3 · token %4")
-                          .arg(token / p)
+                          .arg(token / p + 1)
                           .arg(patch / gw)
                           .arg(patch % gw)
                           .arg(token));
     if (inspection.outputRow >= 0) {
         group_->setText(tr("%1 of %2, pooled from a group of %n token(s)", "",
                            static_cast<int>(inspection.groupSize))
-                            .arg(inspection.outputRow)
+                            .arg(inspection.outputRow + 1)
                             .arg(outputs));
     } else {
         group_->setText(tr("none: the token was dropped and feeds no output token"));
