@@ -395,6 +395,69 @@
     </message>
 </context>
 <context>
+    <name>once::studio::AbCompareView</name>
+    <message>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Difference&lt;/b&gt; (B compared with A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method of side %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget of side %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Budget:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs a codebook: open one (File ▸ Open Codebook…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing %1 and %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at B = %2: %3 output tokens of %4 · compressed in %5 ms%6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (prepared now in %1 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 % of the tokens grouped on both sides kept their group.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>moved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dropped by A only: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dropped by B only: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>by both: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>once::studio::AnalysisChart</name>
     <message>
         <source>Analyses</source>
@@ -1666,6 +1729,10 @@
     </message>
     <message>
         <source>Projector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A/B</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -395,6 +395,69 @@
     </message>
 </context>
 <context>
+    <name>once::studio::AbCompareView</name>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Difference&lt;/b&gt; (B compared with A)</source>
+        <translation>&lt;b&gt;差异&lt;/b&gt;（B 相对于 A）</translation>
+    </message>
+    <message>
+        <source>Method of side %1</source>
+        <translation>%1 侧的方法</translation>
+    </message>
+    <message>
+        <source>Budget of side %1</source>
+        <translation>%1 侧的预算</translation>
+    </message>
+    <message>
+        <source>&amp;Budget:</source>
+        <translation>预算(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>%1 needs a codebook: open one (File ▸ Open Codebook…).</source>
+        <translation>%1 需要码本：请打开一个（文件 ▸ 打开码本…）。</translation>
+    </message>
+    <message>
+        <source>Comparing %1 and %2</source>
+        <translation>正在比较 %1 和 %2</translation>
+    </message>
+    <message>
+        <source>%1 at B = %2: %3 output tokens of %4 · compressed in %5 ms%6</source>
+        <translation>%1，B = %2：%4 个令牌压缩为 %3 个输出令牌 · 压缩耗时 %5 毫秒%6</translation>
+    </message>
+    <message>
+        <source> (prepared now in %1 ms)</source>
+        <translation>（刚刚准备，耗时 %1 毫秒）</translation>
+    </message>
+    <message>
+        <source>%1 % of the tokens grouped on both sides kept their group.</source>
+        <translation>两侧都被分组的令牌中有 %1 % 保持了原分组。</translation>
+    </message>
+    <message>
+        <source>moved: %1</source>
+        <translation>移动：%1</translation>
+    </message>
+    <message>
+        <source>dropped by A only: %1</source>
+        <translation>仅被 A 丢弃：%1</translation>
+    </message>
+    <message>
+        <source>dropped by B only: %1</source>
+        <translation>仅被 B 丢弃：%1</translation>
+    </message>
+    <message>
+        <source>by both: %1</source>
+        <translation>两侧都丢弃：%1</translation>
+    </message>
+</context>
+<context>
     <name>once::studio::AnalysisChart</name>
     <message>
         <source>Analyses</source>
@@ -1659,6 +1722,10 @@
     <message>
         <source>Projector</source>
         <translation>投影</translation>
+    </message>
+    <message>
+        <source>A/B</source>
+        <translation>A/B</translation>
     </message>
 </context>
 <context>

@@ -36,6 +36,7 @@
 #include "explorer/codebook_explorer.h"
 #include "inspector/patch_inspector.h"
 #include "projector/codebook_projector.h"
+#include "compare/ab_compare_view.h"
 #include "help_dialogs.h"
 #include "io/file_kind.h"
 #include "overlay/frame_overlay_view.h"
@@ -335,6 +336,12 @@ void MainWindow::createDocks() {
     // codebook, for nobody when the tab is behind another).
     projector_->setActive(false);
     connect(projector, &QDockWidget::visibilityChanged, projector_, &CodebookProjector::setActive);
+    // Two compressions side by side with their difference (view 14): a tab beside the question.
+    compare_ = new AbCompareView(session_, overlay_, this);
+    QDockWidget* compare =
+        addDock(compare_, tr("A/B"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
+    compare_->setActive(false);
+    connect(compare, &QDockWidget::visibilityChanged, compare_, &AbCompareView::setActive);
     splitDockWidget(budget, charts, Qt::Vertical);
     tabifyDockWidget(charts, explorer);
     tabifyDockWidget(explorer, inspector);
@@ -344,6 +351,7 @@ void MainWindow::createDocks() {
     budget->raise();
     tabifyDockWidget(question, trainer);
     tabifyDockWidget(question, messages);
+    tabifyDockWidget(messages, compare);
     question->raise();
     resizeDocks({budget, charts}, {260, 420}, Qt::Vertical);
     resizeDocks({charts}, {520}, Qt::Horizontal);

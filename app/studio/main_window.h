@@ -15,6 +15,7 @@ class BudgetPanel;
 class ChartsPanel;
 class CodebookExplorer;
 class PatchInspector;
+class AbCompareView;
 class CodebookProjector;
 class FrameOverlayView;
 class FrameStrip;
@@ -45,6 +46,7 @@ class MainWindow : public QMainWindow {
     CodebookExplorer* codebookExplorer() const { return explorer_; }
     PatchInspector* patchInspector() const { return inspector_; }
     CodebookProjector* codebookProjector() const { return projector_; }
+    AbCompareView* abCompareView() const { return compare_; }
     /// The error dialog shown last (null when none is open).
     QMessageBox* errorDialog() const { return errorBox_; }
     /// The offer to re-encode the video with an opened model folder's encoder (null when none
@@ -138,6 +140,7 @@ class MainWindow : public QMainWindow {
     CodebookExplorer* explorer_ = nullptr;
     PatchInspector* inspector_ = nullptr;
     CodebookProjector* projector_ = nullptr;
+    AbCompareView* compare_ = nullptr;
     QPlainTextEdit* messages_ = nullptr;
     TaskStatus* taskStatus_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;

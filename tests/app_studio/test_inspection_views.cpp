@@ -1,6 +1,6 @@
-// The patch inspector, the residual heat-map and the codebook projector (issue 30, views 15 and
-// 16) in the real main window on the demo at 1366 × 768, driven as a person would: a click on a
-// patch inspects it, the frame's context menu brings the Patch tab forward, the heat-map mode
+// The patch inspector, the residual heat-map, the codebook projector and the A/B view (issue 30,
+// views 14–16) in the real main window on the demo at 1366 × 768, driven as a person would: a click
+// on a patch inspects it, the frame's context menu brings the Patch tab forward, the heat-map mode
 // colours the frame, the Projector tab maps the codebook and a click on the map highlights a
 // codeword in the frames. Saves the screenshots of docs/gui.md (build/…/screenshots, or
 // ONCE_SCREENSHOT_DIR).
@@ -12,6 +12,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "compare/ab_compare_view.h"
 #include "inspector/patch_inspector.h"
 #include "main_window.h"
 #include "overlay/frame_overlay_view.h"
@@ -146,6 +147,32 @@ class TestInspectionViews : public QObject {
         QTest::qWait(100);
         const QImage shot =
             test::saveScreenshot(window, QStringLiteral("studio_projector_1366x768.png"));
+        QCOMPARE(shot.size() / shot.devicePixelRatio(), kLaptop);
+    }
+
+    void theAbViewComparesTwoBudgetsInItsTab() {
+        const auto shown = test::shownWindow(kLaptop);
+        QVERIFY(shown);
+        MainWindow& window = *shown;
+        QVERIFY(test::loadDemo(window));
+        AbCompareView* compare = window.abCompareView();
+        QDockWidget* compareDock = dock(window, "compareDock");
+        QVERIFY(compareDock);
+        QVERIFY(compare->result(AbCompareView::A) == nullptr);  // a tab behind: nothing compared
+        compareDock->show();
+        compareDock->raise();
+        QTRY_VERIFY(showsOnScreen(compareDock));
+        QVERIFY(idle(compare->task()));
+        const auto a = compare->result(AbCompareView::A);
+        const auto b = compare->result(AbCompareView::B);
+        QVERIFY(a && b);
+        QCOMPARE(a->budget, window.session()->budget());
+        QCOMPARE(b->budget, window.session()->budget() / 2);
+        QVERIFY(compare->difference().moved > 0);
+        window.resizeDocks({compareDock}, {330}, Qt::Vertical);
+        QTest::qWait(100);
+        const QImage shot =
+            test::saveScreenshot(window, QStringLiteral("studio_ab_compare_1366x768.png"));
         QCOMPARE(shot.size() / shot.devicePixelRatio(), kLaptop);
     }
 };
