@@ -9,7 +9,9 @@ set(ONCE_CORE_PUBLIC_HEADERS
     analysis/analysis_table.h
     analysis/break_even.h
     analysis/budget_sweep.h
+    analysis/codebook_projection.h
     analysis/diagnostics.h
+    analysis/group_difference.h
     analysis/model_latency.h
     analysis/stress_diagnostic.h
     analysis/support_origin.h
@@ -19,12 +21,14 @@ set(ONCE_CORE_PUBLIC_HEADERS
     codebook/codebook_exemplars.h
     codebook/codebook_file.h
     codebook/codebook_writer.h
+    codebook/codeword_ranking.h
     compress/assign_backend.h
     compress/assignment.h
     compress/compression.h
     compress/device_compress.h
     compress/prepared_compressor.h
     compress/result_file.h
+    compress/token_inspection.h
     compress/token_compressor.h
     encode/batch_encode.h
     encode/decode_encode.h

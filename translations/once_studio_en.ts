@@ -477,6 +477,169 @@
     </message>
 </context>
 <context>
+    <name>once::studio::BatchPanel</name>
+    <message>
+        <source>A folder of videos</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dense (no compression)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run Batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export Report…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Visual tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compression (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End to end (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Videos:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Methods:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B&amp;udgets:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repetitions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warm-up:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The batch failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The batch was cancelled; nothing was measured.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a model folder first (File ▸ Open Model Folder…): the batch measures prefill and decoding with its language model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a folder that holds videos.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 needs a codebook file: open one (File ▸ Open Codebook…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at least one method.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Budgets are positive whole numbers, e.g. &quot;16, 64, 256&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n video(s) found</source>
+        <translation>
+            <numerusform>%n video found</numerusform>
+            <numerusform>%n videos found</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ready to run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Running %n video(s)…</source>
+        <translation>
+            <numerusform>Running %n video…</numerusform>
+            <numerusform>Running %n videos…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Batch over %n video(s)</source>
+        <translation>
+            <numerusform>Batch over %n video</numerusform>
+            <numerusform>Batch over %n videos</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Dense</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured %n video(s) on %1; the speed-up panel is in Charts ▸ Budget vs latency.</source>
+        <translation>
+            <numerusform>Measured %n video on %1; the speed-up panel is in Charts ▸ Budget vs latency.</numerusform>
+            <numerusform>Measured %n videos on %1; the speed-up panel is in Charts ▸ Budget vs latency.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing measured yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End-to-end speed-up over Dense</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder of Videos</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the Batch Report into a Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>once::studio::BudgetLatencyChart</name>
     <message>
         <source>Budget vs latency</source>
@@ -1733,6 +1896,10 @@
     </message>
     <message>
         <source>A/B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

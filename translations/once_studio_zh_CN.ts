@@ -477,6 +477,165 @@
     </message>
 </context>
 <context>
+    <name>once::studio::BatchPanel</name>
+    <message>
+        <source>A folder of videos</source>
+        <translation>一个视频文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Dense (no compression)</source>
+        <translation>Dense（不压缩）</translation>
+    </message>
+    <message>
+        <source>&amp;Run Batch</source>
+        <translation>运行批处理(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>&amp;Export Report…</source>
+        <translation>导出报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Visual tokens</source>
+        <translation>视觉令牌</translation>
+    </message>
+    <message>
+        <source>Compression (ms)</source>
+        <translation>压缩（毫秒）</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>首令牌时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>End to end (ms)</source>
+        <translation>端到端（毫秒）</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>&amp;Videos:</source>
+        <translation>视频(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>&amp;Methods:</source>
+        <translation>方法(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>B&amp;udgets:</source>
+        <translation>预算(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Repetitions:</source>
+        <translation>重复次数：</translation>
+    </message>
+    <message>
+        <source>Warm-up:</source>
+        <translation>预热：</translation>
+    </message>
+    <message>
+        <source>New tokens:</source>
+        <translation>新令牌数：</translation>
+    </message>
+    <message>
+        <source>The batch failed: %1</source>
+        <translation>批处理失败：%1</translation>
+    </message>
+    <message>
+        <source>The batch was cancelled; nothing was measured.</source>
+        <translation>批处理已取消；未测量任何内容。</translation>
+    </message>
+    <message>
+        <source>Open a model folder first (File ▸ Open Model Folder…): the batch measures prefill and decoding with its language model.</source>
+        <translation>请先打开模型文件夹（文件 ▸ 打开模型文件夹…）：批处理使用其语言模型测量预填充和解码。</translation>
+    </message>
+    <message>
+        <source>Choose a folder that holds videos.</source>
+        <translation>请选择一个包含视频的文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 needs a codebook file: open one (File ▸ Open Codebook…).</source>
+        <translation>%1 需要码本文件：请打开一个（文件 ▸ 打开码本…）。</translation>
+    </message>
+    <message>
+        <source>Choose at least one method.</source>
+        <translation>请至少选择一种方法。</translation>
+    </message>
+    <message>
+        <source>Budgets are positive whole numbers, e.g. &quot;16, 64, 256&quot;.</source>
+        <translation>预算为正整数，例如 &quot;16, 64, 256&quot;。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n video(s) found</source>
+        <translation>
+            <numerusform>找到 %n 个视频</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ready to run.</source>
+        <translation>可以运行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Running %n video(s)…</source>
+        <translation>
+            <numerusform>正在运行 %n 个视频…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Batch over %n video(s)</source>
+        <translation>
+            <numerusform>对 %n 个视频进行批处理</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Dense</source>
+        <translation>Dense</translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured %n video(s) on %1; the speed-up panel is in Charts ▸ Budget vs latency.</source>
+        <translation>
+            <numerusform>已在 %1 上测量 %n 个视频；加速比面板位于 图表 ▸ 预算与延迟。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing measured yet.</source>
+        <translation>尚未测量任何内容。</translation>
+    </message>
+    <message>
+        <source>End-to-end speed-up over Dense</source>
+        <translation>相对 Dense 的端到端加速比</translation>
+    </message>
+    <message>
+        <source>Folder of Videos</source>
+        <translation>视频文件夹</translation>
+    </message>
+    <message>
+        <source>Export the Batch Report into a Folder</source>
+        <translation>将批处理报告导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
     <name>once::studio::BudgetLatencyChart</name>
     <message>
         <source>Budget vs latency</source>
@@ -1726,6 +1885,10 @@
     <message>
         <source>A/B</source>
         <translation>A/B</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批处理</translation>
     </message>
 </context>
 <context>

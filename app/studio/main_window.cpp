@@ -31,12 +31,14 @@
 #include "app_settings.h"
 #include "budget/budget_panel.h"
 #include "charts/chart_widget.h"
+#include "charts/budget_latency_chart.h"
 #include "charts/charts_panel.h"
 #include "codebook/codebook.h"
 #include "explorer/codebook_explorer.h"
 #include "inspector/patch_inspector.h"
 #include "projector/codebook_projector.h"
 #include "compare/ab_compare_view.h"
+#include "batch/batch_panel.h"
 #include "help_dialogs.h"
 #include "io/file_kind.h"
 #include "overlay/frame_overlay_view.h"
@@ -342,6 +344,13 @@ void MainWindow::createDocks() {
         addDock(compare_, tr("A/B"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
     compare_->setActive(false);
     connect(compare, &QDockWidget::visibilityChanged, compare_, &AbCompareView::setActive);
+    // `once bench` over a folder of videos (view 17); its table goes to Budget vs latency.
+    batch_ = new BatchPanel(session_, this);
+    QDockWidget* batch =
+        addDock(batch_, tr("Batch"), QStringLiteral("batchDock"), Qt::BottomDockWidgetArea);
+    connect(batch_, &BatchPanel::benchFinished, this, [this](const once::EfficiencyBench& bench) {
+        charts_->latencyChart()->setEfficiencyBench(bench);
+    });
     splitDockWidget(budget, charts, Qt::Vertical);
     tabifyDockWidget(charts, explorer);
     tabifyDockWidget(explorer, inspector);
@@ -352,6 +361,7 @@ void MainWindow::createDocks() {
     tabifyDockWidget(question, trainer);
     tabifyDockWidget(question, messages);
     tabifyDockWidget(messages, compare);
+    tabifyDockWidget(compare, batch);
     question->raise();
     resizeDocks({budget, charts}, {260, 420}, Qt::Vertical);
     resizeDocks({charts}, {520}, Qt::Horizontal);

@@ -15,6 +15,7 @@ class BudgetPanel;
 class ChartsPanel;
 class CodebookExplorer;
 class PatchInspector;
+class BatchPanel;
 class AbCompareView;
 class CodebookProjector;
 class FrameOverlayView;
@@ -47,6 +48,7 @@ class MainWindow : public QMainWindow {
     PatchInspector* patchInspector() const { return inspector_; }
     CodebookProjector* codebookProjector() const { return projector_; }
     AbCompareView* abCompareView() const { return compare_; }
+    BatchPanel* batchPanel() const { return batch_; }
     /// The error dialog shown last (null when none is open).
     QMessageBox* errorDialog() const { return errorBox_; }
     /// The offer to re-encode the video with an opened model folder's encoder (null when none
@@ -141,6 +143,7 @@ class MainWindow : public QMainWindow {
     PatchInspector* inspector_ = nullptr;
     CodebookProjector* projector_ = nullptr;
     AbCompareView* compare_ = nullptr;
+    BatchPanel* batch_ = nullptr;
     QPlainTextEdit* messages_ = nullptr;
     TaskStatus* taskStatus_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;

@@ -7,6 +7,20 @@
 
 namespace once::studio {
 
+once::AnswerSessionOptions answerSessionOptions(const PipelineKey& key) {
+    once::AnswerSessionOptions o;
+    o.modelDir = key.modelDir.toStdString();
+    o.device = key.settings.device.toStdString();  // "auto" resolves in core (util/device.h)
+    o.dtype = key.settings.dtype.toStdString();
+    // A sampling left at the studio backbone's default is the model's backbone's default
+    // (empty: the session resolves it; fps:2:4:256 for Qwen3.5), a chosen one is kept.
+    const std::string sampling = key.settings.sampling.toStdString();
+    o.sampling =
+        sampling == once::defaultSampling(key.settings.backbone.toStdString()) ? "" : sampling;
+    o.poolStride = key.settings.poolStride;
+    return o;
+}
+
 AnswerPipeline::AnswerPipeline() = default;
 AnswerPipeline::~AnswerPipeline() = default;
 
@@ -18,17 +32,7 @@ AnswerPipeline::Lease AnswerPipeline::acquire(const PipelineKey& key, const Pipe
         session_.reset();  // free the old model before loading the next one
         hasVideo_ = false;
         codebook_.reset();
-        once::AnswerSessionOptions o;
-        o.modelDir = key.modelDir.toStdString();
-        o.device = key.settings.device.toStdString();  // "auto" resolves in core (util/device.h)
-        o.dtype = key.settings.dtype.toStdString();
-        // A sampling left at the studio backbone's default is the model's backbone's default
-        // (empty: the session resolves it; fps:2:4:256 for Qwen3.5), a chosen one is kept.
-        const std::string sampling = key.settings.sampling.toStdString();
-        o.sampling =
-            sampling == once::defaultSampling(key.settings.backbone.toStdString()) ? "" : sampling;
-        o.poolStride = key.settings.poolStride;
-        session_ = std::make_unique<once::AnswerSession>(o);
+        session_ = std::make_unique<once::AnswerSession>(answerSessionOptions(key));
         key_ = key;
     }
     if (!hasVideo_ || videoGeneration_ != in.videoGeneration) {

@@ -19,6 +19,7 @@
 #include "util/progress.h"
 
 namespace once {
+struct AnswerSessionOptions;
 class Codebook;
 class PreparedCompressor;
 class AnswerSession;
@@ -32,6 +33,10 @@ struct PipelineKey {
     PipelineSettings settings;
     bool operator==(const PipelineKey&) const = default;
 };
+
+/// The core session's options for `key` (the pipeline's, and the batch bench's: one place for
+/// how the studio's settings map onto core's).
+once::AnswerSessionOptions answerSessionOptions(const PipelineKey& key);
 
 /// What a question is about: the studio's video (identified by its generation, bumped on every
 /// new video), its codebook (null: dense answers only for methods that need one) and the
