@@ -18,6 +18,7 @@
 #ifdef ONCE_HAVE_FFMPEG
 #include "video/ffmpeg_source.h"
 extern "C" {
+#include <libavutil/log.h>
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 }
@@ -175,6 +176,7 @@ struct VideoWriter::Impl {
     }
 
     void open(double fps, OutputReplace replace) {
+        av_log_set_level(AV_LOG_QUIET);  // encoder statistics on stderr; errors come as ours
         const AVRational rate = av_d2q(fps, 65535);  // MPEG-4 Part 2 time bases fit 16 bits
         int rc = avformat_alloc_output_context2(&fmt, nullptr, kind == Kind::gif ? "gif" : "mp4",
                                                 nullptr);
