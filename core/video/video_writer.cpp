@@ -141,6 +141,7 @@ struct VideoWriter::Impl {
             enc->width = outW;
             enc->height = outH;
             enc->framerate = rate;
+            enc->thread_count = 0;  // as many as the encoder finds useful
             // GIF delays count hundredths of a second; the others count frames.
             enc->time_base = kind == Kind::gif ? AVRational{1, 100} : av_inv_q(rate);
             enc->pix_fmt = kind == Kind::gif ? AV_PIX_FMT_PAL8 : AV_PIX_FMT_YUV420P;

@@ -3,7 +3,8 @@
 // the player's export button asks for a file (answered like a person answers the dialog), the
 // worker writes the MP4, and the file, read back with our own decoder, holds every frame of the
 // clip, each showing at every patch the colour of the group of the sampled frame the player
-// shows at that time. A GIF through the same path; a cancelled export leaves no file.
+// shows at that time. A GIF through the same path (a clip above GIF's 50 fps keeps every n-th
+// frame); a cancelled export leaves no file.
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -16,10 +17,12 @@
 #include <cmath>
 
 #include "../overlay/overlay_fixture.h"
+#include "overlay/overlay_clip_export.h"
 #include "player/clip_exporter.h"
 #include "player/video_player_panel.h"
 #include "support/test_support.h"
 #include "tasks/background_task.h"
+#include "util/progress.h"
 #include "video/video_reader.h"
 #include "video/video_writer.h"
 
@@ -33,10 +36,9 @@ constexpr int kFramesPerSample = 4;
 
 /// Writes a clip of `frames` frames at kClipFps whose frame i shows sampled frame
 /// min(i / kFramesPerSample, last), scaled up kScale times: the video the overlay was made of.
-QString writeClip(const VideoData& video, const QString& path, int frames) {
+QString writeClip(const VideoData& video, const QString& path, int frames, double fps = kClipFps) {
     const QImage first = video.frames.front();
-    once::VideoWriter w(path.toStdString(), first.width() * kScale, first.height() * kScale,
-                        kClipFps);
+    once::VideoWriter w(path.toStdString(), first.width() * kScale, first.height() * kScale, fps);
     for (int i = 0; i < frames; ++i) {
         const int s = std::min(i / kFramesPerSample, int(video.frames.size()) - 1);
         const QImage img =
@@ -97,6 +99,18 @@ void checkOverlaidFrames(const GroupOverlay& overlay, const QString& out, int fr
     QVERIFY(toldApart);
 }
 
+/// Makes the fixture's video a clip of `frames` frames of its own pictures (`name` in `dir`)
+/// with the compression on the overlay at opacity 1: the group colours alone, checkable.
+bool useClip(OverlayFixture& f, const QString& dir, const QString& name, int frames) {
+    f.video.path = writeClip(f.video, dir + QLatin1Char('/') + name, frames);
+    f.overlay.setVideo(f.video);
+    if (!f.ready() || !f.overlay.hasResult()) {
+        return false;
+    }
+    f.overlay.setOpacity(1.0);
+    return true;
+}
+
 /// Answers the next save dialog with `path` as a person does: into its folder, the name typed.
 void answerSaveDialog(const QString& path, QStringList* titles) {
     auto* poll = new QTimer;
@@ -125,11 +139,7 @@ class TestClipExporter : public QObject {
     void exportButtonWritesEveryFrameWithItsGroups() {
         OverlayFixture f(6);
         const QString dir = QString::fromStdString(once::test::tempDir());
-        f.video.path = writeClip(f.video, dir + QStringLiteral("/clip.mp4"), 16);
-        f.overlay.setVideo(f.video);
-        QVERIFY(f.ready());
-        QVERIFY(f.overlay.hasResult());
-        f.overlay.setOpacity(1.0);  // the group colours alone, so they can be checked exactly
+        QVERIFY(useClip(f, dir, QStringLiteral("clip.mp4"), 16));
 
         VideoPlayerPanel panel(&f.overlay);
         QAction* action = panel.clipExporter()->action();
@@ -166,10 +176,7 @@ class TestClipExporter : public QObject {
     void gifThroughTheSameActionAndACancelLeavesNothing() {
         OverlayFixture f(6);
         const QString dir = QString::fromStdString(once::test::tempDir());
-        f.video.path = writeClip(f.video, dir + QStringLiteral("/clip.mp4"), 16);
-        f.overlay.setVideo(f.video);
-        QVERIFY(f.ready());
-        f.overlay.setOpacity(1.0);
+        QVERIFY(useClip(f, dir, QStringLiteral("clip.mp4"), 16));
         VideoPlayerPanel panel(&f.overlay);
         panel.setSource(f.video.path);
         ClipExporter* exporter = panel.clipExporter();
@@ -186,9 +193,7 @@ class TestClipExporter : public QObject {
         checkOverlaidFrames(f.overlay, gif, 16, 40);
 
         // A long clip, cancelled as soon as it starts: no file, no temporary.
-        f.video.path = writeClip(f.video, dir + QStringLiteral("/long.mp4"), 400);
-        f.overlay.setVideo(f.video);
-        QVERIFY(f.ready());
+        QVERIFY(useClip(f, dir, QStringLiteral("long.mp4"), 400));
         panel.setSource(f.video.path);
         const QStringList before = QDir(dir).entryList(QDir::Files);
         QSignalSpy cancelled(exporter->task(), &BackgroundTask::cancelled);
@@ -196,6 +201,30 @@ class TestClipExporter : public QObject {
         exporter->task()->cancel();
         QVERIFY(cancelled.wait(60000));
         QCOMPARE(QDir(dir).entryList(QDir::Files), before);
+    }
+
+    void aGifOfAFastClipKeepsEveryNthFrame() {
+        OverlayFixture f(6);
+        QVERIFY(f.ready());
+        const QString dir = QString::fromStdString(once::test::tempDir());
+        // 60 fps is above GIF's 50: every second frame, at 30 fps.
+        const std::string clip =
+            writeClip(f.video, dir + QStringLiteral("/fast.mp4"), 12, 60).toStdString();
+        once::Progress progress;
+        const OverlayClipResult r = exportOverlaidClip(
+            f.overlay, clip, (dir + QStringLiteral("/fast.gif")).toStdString(), progress);
+        QCOMPARE(r.frames, std::int64_t(6));
+        QCOMPARE(r.fps, 30.0);
+        QCOMPARE(once::probeVideo((dir + QStringLiteral("/fast.gif")).toStdString()).frameCount,
+                 std::int64_t(6));
+        // An unknown format is refused before anything is decoded or written.
+        const once::OnceError e = once::test::errorOf([&] {
+            exportOverlaidClip(f.overlay, clip, (dir + QStringLiteral("/x.avi")).toStdString(),
+                               progress);
+        });
+        QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral(".mp4 or .gif")),
+                 e.what());
+        QCOMPARE(QDir(dir).entryList(QDir::Files).size(), 2);
     }
 };
 
