@@ -4,7 +4,8 @@
 // worker writes the MP4, and the file, read back with our own decoder, holds every frame of the
 // clip, each showing at every patch the colour of the group of the sampled frame the player
 // shows at that time. A GIF through the same path (a clip above GIF's 50 fps keeps every n-th
-// frame); a cancelled export leaves no file.
+// frame); the selection drawn as it was when the export started, whatever the user changes
+// meanwhile; a cancelled export leaves no file.
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -15,6 +16,8 @@
 #include <QToolButton>
 #include <QtTest>
 #include <cmath>
+#include <functional>
+#include <vector>
 
 #include "../overlay/overlay_fixture.h"
 #include "overlay/overlay_clip_export.h"
@@ -54,7 +57,11 @@ QString writeClip(const VideoData& video, const QString& path, int frames, doubl
 /// Largest channel difference between the clip's frame `t` at the centre of every patch whose
 /// group the overlay fills (dropped ones are hatched; the bottom row holds the caption) and
 /// that group's colour in sampled frame `sampled`.
-int patchError(const GroupOverlay& overlay, const once::SampledFrames& clip, int t, int sampled) {
+/// The colour a patch is expected to have in the export (opacity 1).
+using ExpectedColour = std::function<QColor(int token)>;
+
+int patchError(const GroupOverlay& overlay, const once::SampledFrames& clip, int t, int sampled,
+               const ExpectedColour& expected) {
     const int h = int(clip.rgb.size(1)), w = int(clip.rgb.size(2));
     const auto px = clip.rgb[t].contiguous();
     const std::uint8_t* data = px.data_ptr<std::uint8_t>();
@@ -68,7 +75,7 @@ int patchError(const GroupOverlay& overlay, const once::SampledFrames& clip, int
             const int x = (2 * c + 1) * w / (2 * overlay.gridW());
             const int y = (2 * r + 1) * h / (2 * overlay.gridH());
             const std::uint8_t* p = data + (std::size_t(y) * w + x) * 3;
-            const QColor want = overlay.fillColour(token);
+            const QColor want = expected(token);
             worst = std::max({worst, std::abs(p[0] - want.red()), std::abs(p[1] - want.green()),
                               std::abs(p[2] - want.blue())});
         }
@@ -78,8 +85,11 @@ int patchError(const GroupOverlay& overlay, const once::SampledFrames& clip, int
 
 /// Checks every frame of `out` against the overlay: the groups of the sampled frame the
 /// player maps its time to, within `tolerance`; and that the check tells frames apart.
-void checkOverlaidFrames(const GroupOverlay& overlay, const QString& out, int frames,
-                         int tolerance) {
+void checkOverlaidFrames(const GroupOverlay& overlay, const QString& out, int frames, int tolerance,
+                         ExpectedColour expected = {}) {
+    if (!expected) {
+        expected = [&overlay](int token) { return overlay.fillColour(token); };
+    }
     const once::SampledFrames clip = once::readFrames(
         out.toStdString(), once::SamplingRule::parse("uniform:" + std::to_string(frames)));
     QCOMPARE(int(clip.rgb.size(0)), frames);
@@ -88,10 +98,10 @@ void checkOverlaidFrames(const GroupOverlay& overlay, const QString& out, int fr
     for (int t = 0; t < frames; ++t) {
         const int sampled = std::max(0, overlay.frameAtTime(clip.times[std::size_t(t)]));
         QCOMPARE(sampled, std::min(t / kFramesPerSample, overlay.frameCount() - 1));
-        const int err = patchError(overlay, clip, t, sampled);
+        const int err = patchError(overlay, clip, t, sampled, expected);
         QVERIFY2(err <= tolerance, qPrintable(QStringLiteral("frame %1: %2").arg(t).arg(err)));
         worst = std::max(worst, err);
-        if (sampled > 0 && patchError(overlay, clip, t, sampled - 1) > 3 * tolerance) {
+        if (sampled > 0 && patchError(overlay, clip, t, sampled - 1, expected) > 3 * tolerance) {
             toldApart = true;  // the previous sampled frame's groups would not have passed
         }
     }
@@ -201,6 +211,39 @@ class TestClipExporter : public QObject {
         exporter->task()->cancel();
         QVERIFY(cancelled.wait(60000));
         QCOMPARE(QDir(dir).entryList(QDir::Files), before);
+    }
+
+    void theWorkerDrawsTheOverlayAsItWasWhenTheExportStarted() {
+        OverlayFixture f(6);
+        const QString dir = QString::fromStdString(once::test::tempDir());
+        QVERIFY(useClip(f, dir, QStringLiteral("clip.mp4"), 16));
+        VideoPlayerPanel panel(&f.overlay);
+        panel.setSource(f.video.path);
+        // A selected group: its patches in their colour, the others dimmed (the painter's
+        // black at 110 / 255 over them).
+        int patch = 0;
+        while (f.overlay.isDropped(patch)) {
+            ++patch;
+        }
+        f.overlay.toggleSelectionAt(0, patch);
+        QVERIFY(f.overlay.hasSelection());
+        std::vector<QColor> expected;
+        for (int token = 0; token < f.overlay.frameCount() * f.overlay.patchesPerFrame(); ++token) {
+            const QColor c = f.overlay.fillColour(token);
+            const double keep = f.overlay.isSelectedToken(token) ? 1.0 : 1.0 - 110.0 / 255.0;
+            expected.push_back(QColor(int(std::lround(c.red() * keep)),
+                                      int(std::lround(c.green() * keep)),
+                                      int(std::lround(c.blue() * keep))));
+        }
+        const QString out = dir + QStringLiteral("/selected.mp4");
+        QSignalSpy exported(panel.clipExporter(), &ClipExporter::exported);
+        QVERIFY(panel.clipExporter()->start(out));
+        // The user goes on: the export keeps what was on screen when it started.
+        f.overlay.setSelectedCodeword(-1);
+        f.overlay.setOpacity(0.2);
+        QVERIFY(exported.wait(120000));
+        checkOverlaidFrames(f.overlay, out, 16, 24,
+                            [&expected](int token) { return expected[std::size_t(token)]; });
     }
 
     void aGifOfAFastClipKeepsEveryNthFrame() {
