@@ -6,7 +6,8 @@
 //         MPEG-4 Part 2 encoder (codec() says which); yuv420p, the pixel format every player
 //         decodes. 4:2:0 needs an even width and height: an odd size is padded by repeating the
 //         last column or row (never scaled, so every written pixel keeps its place), and
-//         outputWidth()/outputHeight() say the size in the file.
+//         outputWidth()/outputHeight() say the size in the file. The index (moov) comes last,
+//         as FFmpeg writes it without a second pass ("faststart" needs to read the file back).
 //   .gif  FFmpeg's native GIF encoder with one fixed palette of 6 x 7 x 6 levels (R x G x B,
 //         252 colours), no dithering. A fixed palette needs one pass and constant memory (a
 //         per-clip palette needs every frame before the first is written), never flickers
