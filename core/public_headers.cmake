@@ -98,4 +98,5 @@ set(ONCE_CORE_PUBLIC_HEADERS
     video/frame_stream.h
     video/sampling_rule.h
     video/video_reader.h
+    video/video_writer.h
 )

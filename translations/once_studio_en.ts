@@ -259,6 +259,17 @@
     </message>
 </context>
 <context>
+    <name>OverlayClipExport</name>
+    <message>
+        <source>%1 s · groups of frame %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the overlaid clip</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OverlayExport</name>
     <message>
         <source>Frame %1 · %2 s</source>
@@ -1037,6 +1048,37 @@
     </message>
     <message>
         <source>Cannot open bench results</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::ClipExporter</name>
+    <message>
+        <source>Export Overlaid &amp;Clip…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the video with the codeword groups drawn on every frame, as MP4 or GIF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MP4 video (*.mp4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GIF animation (*.gif)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Overlaid Clip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting the overlaid clip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overlaid clip written to %1: %2 frames, %3, %4 × %5 at %6 fps.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1900,6 +1942,10 @@
     </message>
     <message>
         <source>Batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

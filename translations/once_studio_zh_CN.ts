@@ -259,6 +259,17 @@
     </message>
 </context>
 <context>
+    <name>OverlayClipExport</name>
+    <message>
+        <source>%1 s · groups of frame %2</source>
+        <translation>%1 秒 · 第 %2 帧的分组</translation>
+    </message>
+    <message>
+        <source>Writing the overlaid clip</source>
+        <translation>正在写入叠加视频片段</translation>
+    </message>
+</context>
+<context>
     <name>OverlayExport</name>
     <message>
         <source>Frame %1 · %2 s</source>
@@ -1035,6 +1046,37 @@
     <message>
         <source>Cannot open bench results</source>
         <translation>无法打开基准结果</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::ClipExporter</name>
+    <message>
+        <source>Export Overlaid &amp;Clip…</source>
+        <translation>导出叠加视频片段(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Write the video with the codeword groups drawn on every frame, as MP4 or GIF</source>
+        <translation>将每一帧都绘有码字分组的视频写出为 MP4 或 GIF</translation>
+    </message>
+    <message>
+        <source>MP4 video (*.mp4)</source>
+        <translation>MP4 视频 (*.mp4)</translation>
+    </message>
+    <message>
+        <source>GIF animation (*.gif)</source>
+        <translation>GIF 动画 (*.gif)</translation>
+    </message>
+    <message>
+        <source>Export Overlaid Clip</source>
+        <translation>导出叠加视频片段</translation>
+    </message>
+    <message>
+        <source>Exporting the overlaid clip</source>
+        <translation>正在导出叠加视频片段</translation>
+    </message>
+    <message>
+        <source>Overlaid clip written to %1: %2 frames, %3, %4 × %5 at %6 fps.</source>
+        <translation>叠加视频片段已写入 %1：%2 帧，%3，%4 × %5，%6 fps。</translation>
     </message>
 </context>
 <context>
@@ -1889,6 +1931,10 @@
     <message>
         <source>Batch</source>
         <translation>批处理</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
     </message>
 </context>
 <context>

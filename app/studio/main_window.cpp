@@ -45,6 +45,7 @@
 #include "overlay/frame_strip.h"
 #include "overlay/group_overlay.h"
 #include "overlay/overlay_controls.h"
+#include "player/clip_exporter.h"
 #include "player/video_player_panel.h"
 #include "question/connect_server_dialog.h"
 #include "question/question_panel.h"
@@ -85,6 +86,7 @@ MainWindow::MainWindow(QWidget* parent)
     taskStatus_->track(trainer_->task());
     taskStatus_->track(question_->task());
     taskStatus_->track(explorer_->task(), 400);
+    taskStatus_->track(player_->clipExporter()->task());
     statusBar()->addPermanentWidget(taskStatus_);
     statusBar()->showMessage(readyMessage());
 
@@ -134,6 +136,12 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(trainer_->task(), &BackgroundTask::failed, this,
             [this](const QString& message) { showError(tr("Training failed"), message); });
+    connect(player_->clipExporter()->task(), &BackgroundTask::failed, this,
+            [this](const QString& message) { showError(tr("Export failed"), message); });
+    connect(player_->clipExporter(), &ClipExporter::exported, this, [this](const QString& message) {
+        log(message);
+        statusBar()->showMessage(message, 15000);
+    });
     connect(trainer_, &TrainerPanel::openCodebookRequested, session_, &StudioSession::openCodebook);
     connect(question_, &QuestionPanel::openCodebookRequested, this, &MainWindow::openCodebook);
     connect(question_, &QuestionPanel::problemOccurred, this, [this](const QString& message) {
@@ -431,6 +439,9 @@ void MainWindow::createMenus() {
     overlayMenu_->addAction(tr("Every Frame as an Image &Sequence (for a video)…"), view_,
                             &FrameOverlayView::exportFrameSequence);
     overlayMenu_->addAction(tr("&Copy Current Frame"), view_, &FrameOverlayView::copyCurrentFrame);
+    overlayMenu_->addSeparator();
+    // The playing video with the groups on every frame, written on a worker (issue 30, 13).
+    overlayMenu_->addAction(player_->clipExporter()->action());
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

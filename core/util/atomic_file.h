@@ -41,6 +41,9 @@ class AtomicFile {
     /// results file that grows record by record). The caller closes the descriptor.
     int commitKeepOpen();
     const std::string& path() const noexcept { return path_; }
+    /// The temporary file's descriptor (open for writing until commit()), for writers that
+    /// must seek back into what they wrote (an MP4 muxer patches its headers); -1 after commit.
+    int descriptor() const noexcept { return fd_; }
 
   private:
     void renameIntoPlace();

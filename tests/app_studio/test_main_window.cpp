@@ -1,6 +1,6 @@
 // The real main window: load the demo with one action, move the budget slider and watch the
-// overlay and counts follow, export a chart, see the question panel say that the demo cannot
-// answer, close during work, and get the layout back. Saves the README screenshot.
+// overlay and counts follow, export a chart and the overlaid clip, see the question panel say that
+// the demo cannot answer, close during work, and get the layout back. Saves the README screenshot.
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
@@ -10,9 +10,12 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QtTest>
 
 #include "../widgets/studio_test_data.h"
@@ -24,6 +27,7 @@
 #include "main_window.h"
 #include "overlay/frame_overlay_view.h"
 #include "overlay/group_overlay.h"
+#include "player/clip_exporter.h"
 #include "question/question_panel.h"
 #include "session/demo_assets.h"
 #include "session/studio_session.h"
@@ -31,6 +35,9 @@
 #include "studio_application.h"
 #include "studio_fixture.h"
 #include "support/test_support.h"
+#include "tasks/background_task.h"
+#include "tasks/task_status.h"
+#include "video/video_reader.h"
 
 using namespace once::studio;
 
@@ -135,6 +142,39 @@ class TestMainWindow : public QObject {
         QVERIFY(!trainer->toggleViewAction()->isChecked());  // restored closed
         again.resetLayout();
         QVERIFY(trainer->toggleViewAction()->isChecked());
+    }
+
+    void overlaidClipExportRunsInTheStatusBar() {
+        // Issue 30, item 13: File > Export Overlay > Export Overlaid Clip on the demo, on a
+        // worker shown (and cancelled) in the status bar, then a whole clip read back.
+        const auto window = test::shownWindow();
+        QVERIFY(window);
+        QAction* action = findAction(window.get(), QStringLiteral("Export Overlaid Clip…"));
+        QVERIFY(action);
+        QVERIFY(window->overlayExportMenu()->actions().contains(action));
+        QVERIFY(!action->isEnabled());  // nothing plays yet
+        QVERIFY(test::loadDemo(*window));
+        QVERIFY(action->isEnabled());
+        auto* exporter = window->findChild<ClipExporter*>();
+        QVERIFY(exporter);
+        const QString dir = QString::fromStdString(once::test::tempDir());
+
+        QSignalSpy cancelled(exporter->task(), &BackgroundTask::cancelled);
+        QVERIFY(exporter->start(dir + QStringLiteral("/cancelled.mp4")));
+        QTRY_COMPARE(window->taskStatus()->currentTask(), exporter->task());
+        QTest::mouseClick(window->taskStatus()->cancelButton(), Qt::LeftButton);
+        QVERIFY(cancelled.wait(60000));
+        QVERIFY(QDir(dir).entryList(QDir::Files).isEmpty());
+
+        QSignalSpy exported(exporter, &ClipExporter::exported);
+        const QString out = dir + QStringLiteral("/demo_overlay.mp4");
+        QVERIFY(exporter->start(out));
+        QVERIFY(exported.wait(300000));
+        const auto demo = once::probeVideo(exporter->video().toStdString());
+        const auto clip = once::probeVideo(out.toStdString());
+        QCOMPARE(clip.frameCount, demo.frameCount);
+        QCOMPARE(clip.fps, demo.fps);
+        QVERIFY(window->statusBar()->currentMessage().contains(QStringLiteral("Overlaid clip")));
     }
 
     void menusFollowPlatformConventions() {

@@ -13,6 +13,38 @@ namespace once::studio {
 
 GroupOverlay::GroupOverlay(QObject* parent) : QObject(parent) {}
 
+std::unique_ptr<GroupOverlay> GroupOverlay::snapshot() const {
+    // Every data member (a QObject has no copy constructor to do it).
+    auto c = std::make_unique<GroupOverlay>();
+    c->frames_ = frames_;
+    c->gridH_ = gridH_;
+    c->gridW_ = gridW_;
+    c->images_ = images_;
+    c->times_ = times_;
+    c->path_ = path_;
+    c->patchColours_ = patchColours_;
+    c->result_ = result_;
+    c->groupOfToken_ = groupOfToken_;
+    c->residual_ = residual_;
+    c->codewordOfGroup_ = codewordOfGroup_;
+    c->sizeOfGroup_ = sizeOfGroup_;
+    c->keyOfGroup_ = keyOfGroup_;
+    c->hasCodewords_ = hasCodewords_;
+    c->emptyText_ = emptyText_;
+    c->nearestOfToken_ = nearestOfToken_;
+    c->nearestAll_ = nearestAll_;
+    c->highlight_ = highlight_;
+    c->groupColour_ = groupColour_;
+    c->groupMean_ = groupMean_;
+    c->dropped_ = dropped_;
+    c->opacity_ = opacity_;
+    c->mode_ = mode_;
+    c->outlines_ = outlines_;
+    c->selectedCodeword_ = selectedCodeword_;
+    c->currentFrame_ = currentFrame_;
+    return c;
+}
+
 void GroupOverlay::setVideo(const VideoData& video) {
     frames_ = static_cast<int>(video.numFrames());
     gridH_ = video.gridH;
@@ -147,6 +179,16 @@ QImage GroupOverlay::frameImage(int t) const {
 
 double GroupOverlay::frameTime(int t) const {
     return t >= 0 && t < static_cast<int>(times_.size()) ? times_[t] : static_cast<double>(t);
+}
+
+int GroupOverlay::frameAtTime(double seconds) const {
+    int frame = -1;
+    for (int i = 0; i < frames_; ++i) {
+        if (frameTime(i) <= seconds + 1e-3) {
+            frame = i;
+        }
+    }
+    return frame;
 }
 
 double GroupOverlay::aspectRatio() const {

@@ -43,6 +43,10 @@ class GroupOverlay : public QObject {
     enum class ColourMode { GroupColour, GroupMean, Residual };
 
     explicit GroupOverlay(QObject* parent = nullptr);
+    /// A parentless copy of everything drawn (video, result, opacity, mode, outlines, selection,
+    /// current frame), for work on another thread while this one goes on changing. The
+    /// pictures and the result are shared, not copied (implicitly shared / const).
+    std::unique_ptr<GroupOverlay> snapshot() const;
 
     /// Frames, grid and patch colours of a video (frames may be empty: neutral background).
     void setVideo(const VideoData& video);
@@ -59,6 +63,10 @@ class GroupOverlay : public QObject {
     /// Image of frame `t`, or a null image when the video has no frames.
     QImage frameImage(int t) const;
     double frameTime(int t) const;
+    /// The sampled frame whose groups go with the video at `seconds`: the last one at or before
+    /// it (1 ms of slack for rounded times), −1 before the first. The player follows its clock
+    /// with it and the clip export draws each played frame with it: one mapping for both.
+    int frameAtTime(double seconds) const;
     /// Width / height of a frame as drawn.
     double aspectRatio() const;
 

@@ -35,7 +35,7 @@ void paintFrameOverlay(QPainter& painter, const QRectF& target, const GroupOverl
                        int frame, const OverlayPaintOptions& options) {
     painter.save();
     painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
-    const QImage image = overlay.frameImage(frame);
+    const QImage image = options.picture.isNull() ? overlay.frameImage(frame) : options.picture;
     if (image.isNull()) {
         painter.fillRect(target, QColor(128, 128, 128));  // features alone: neutral background
     } else {

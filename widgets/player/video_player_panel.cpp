@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "overlay/group_overlay.h"
+#include "player/clip_exporter.h"
 #include "player/playback_buffer.h"
 
 namespace once::studio {
@@ -55,8 +56,16 @@ void PlaybackView::paintEvent(QPaintEvent*) {
 }
 
 VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
-    : QWidget(parent), overlay_(overlay), buffer_(new PlaybackBuffer(this)) {
+    : QWidget(parent),
+      overlay_(overlay),
+      buffer_(new PlaybackBuffer(this)),
+      clipExporter_(new ClipExporter(overlay, this)) {
     view_ = new PlaybackView(this);
+    view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    view_->addAction(clipExporter_->action());
+    exportClip_ = new QToolButton(this);
+    exportClip_->setDefaultAction(clipExporter_->action());
+    exportClip_->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto button = [this](QStyle::StandardPixmap icon, const QString& tip) {
         auto* b = new QToolButton(this);
         b->setIcon(style()->standardIcon(icon));
@@ -98,6 +107,7 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     options->addWidget(speed_);
     options->addWidget(loop_);
     options->addStretch(1);
+    options->addWidget(exportClip_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(view_, 1);
@@ -128,6 +138,7 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
                            static_cast<QWidget*>(stepForward_), static_cast<QWidget*>(position_)}) {
             w->setEnabled(false);
         }
+        clipExporter_->setVideo(QString());  // what the core cannot play it cannot export
         note_->setText(tr("Playback is not available: %1").arg(message));
         note_->setVisible(true);
     });
@@ -149,6 +160,7 @@ void VideoPlayerPanel::setSource(const QString& path) {
     shownTime_ = -1;
     view_->setImage(QImage());
     buffer_->open(playable_ ? path : QString());
+    clipExporter_->setVideo(playable_ ? path : QString());
     for (QWidget* w : {static_cast<QWidget*>(play_), static_cast<QWidget*>(stepBack_),
                        static_cast<QWidget*>(stepForward_), static_cast<QWidget*>(position_)}) {
         w->setEnabled(playable_);
@@ -237,14 +249,12 @@ void VideoPlayerPanel::stepFrames(int frames) {
     // Half a frame past the wanted one: frame times are not exactly on the nominal rate.
     seek(std::max(0.0, from + (frames + 0.5) * frameStep()));
     // The overlay follows a step like a playing clock.
-    followingPlayer_ = true;
-    for (int i = overlay_->frameCount() - 1; i >= 0; --i) {
-        if (overlay_->frameTime(i) <= playhead_ + 1e-3) {
-            overlay_->setCurrentFrame(i);
-            break;
-        }
+    const int frame = overlay_->frameAtTime(playhead_);
+    if (frame >= 0) {
+        followingPlayer_ = true;
+        overlay_->setCurrentFrame(frame);
+        followingPlayer_ = false;
     }
-    followingPlayer_ = false;
 }
 
 void VideoPlayerPanel::tick() {
@@ -275,12 +285,7 @@ void VideoPlayerPanel::tick() {
     showFrameAt(t);
     updateTime();
     // The last sampled frame at or before the playhead becomes the overlay's frame.
-    int frame = -1;
-    for (int i = 0; i < overlay_->frameCount(); ++i) {
-        if (overlay_->frameTime(i) <= t + 1e-3) {
-            frame = i;
-        }
-    }
+    const int frame = overlay_->frameAtTime(t);
     if (frame >= 0) {
         followingPlayer_ = true;
         overlay_->setCurrentFrame(frame);

@@ -3,7 +3,8 @@
 // own decoder on a worker (player/playback_buffer.h), so no third-party playback engine can take
 // the studio down on a file the core reads. While playing, the sampled frame at or before the
 // playhead becomes the overlay's current frame; choosing a frame in the strip moves the playhead
-// there. Play/pause, frame steps, speed and loop; the picture plays without sound.
+// there. Play/pause, frame steps, speed and loop; the picture plays without sound. The clip with
+// the groups on every frame is exported from here (player/clip_exporter.h).
 #include <QElapsedTimer>
 #include <QImage>
 #include <QWidget>
@@ -17,6 +18,7 @@ class QToolButton;
 
 namespace once::studio {
 
+class ClipExporter;
 class GroupOverlay;
 class PlaybackBuffer;
 
@@ -54,6 +56,9 @@ class VideoPlayerPanel : public QWidget {
     QSlider* positionSlider() const { return position_; }
     PlaybackView* view() const { return view_; }
     PlaybackBuffer* buffer() const { return buffer_; }
+    /// "Export Overlaid Clip…" of this video (a button here and the picture's context menu).
+    ClipExporter* clipExporter() const { return clipExporter_; }
+    QToolButton* exportClipButton() const { return exportClip_; }
     /// The note under the controls ("" when the video can be played).
     QString note() const;
     /// "position / duration" beside the slider ("0:03 / 0:16").
@@ -92,6 +97,8 @@ class VideoPlayerPanel : public QWidget {
 
     GroupOverlay* overlay_;
     PlaybackBuffer* buffer_;
+    ClipExporter* clipExporter_;
+    QToolButton* exportClip_;
     PlaybackView* view_;
     QToolButton* play_;
     QToolButton* stepBack_;
