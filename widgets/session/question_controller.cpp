@@ -3,7 +3,6 @@
 #include <QCoreApplication>
 
 #include "compress/compression.h"
-#include "models/backbone.h"
 #include "pipeline/answer_session.h"
 #include "serve/remote_client.h"
 #include "session/answer_pipeline.h"
@@ -119,13 +118,7 @@ BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std:
     const std::string path = video.path.toStdString();
     const std::int64_t videoTokens = video.numTokens();
     const once::Variant variant = session_.variant();
-    // The studio's sampling when one was chosen, so the server's token grid is the one on
-    // screen (and its kept groups fit the overlay); the backbone's default is the server's.
-    const PipelineSettings& settings = session_.pipelineSettings();
-    const std::string sampling =
-        settings.sampling.toStdString() == once::defaultSampling(settings.backbone.toStdString())
-            ? std::string()
-            : settings.sampling.toStdString();
+    const std::string sampling = RemoteConnection::samplingFor(session_.pipelineSettings());
     return [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
         auto outcome = std::make_shared<Outcome>();
         outcome->plan = plan;
@@ -159,9 +152,9 @@ BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std:
                 outcome->compressedError = QString::fromStdString(e.what());
             }
         }
-        return [this, outcome, groups] {
+        return [this, outcome, groups, plan] {
             if (groups) {
-                session_.installResult(groups);
+                session_.installResult(groups, plan.machine);
             }
             emit answered(*outcome);
         };
