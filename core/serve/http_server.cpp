@@ -178,15 +178,25 @@ struct HttpServer::Impl {
             res.set_content(dumped(completionJson(id, created, engine.modelName(), a,
                                                   request.once.returnGroups)),
                             "application/json");
+        } catch (...) {
+            answerFailure(res, std::current_exception());
+        }
+        return true;
+    }
+
+    // The answer of a request that threw: 499 when its client left, else its OpenAI error.
+    void answerFailure(httplib::Response& res, const std::exception_ptr& e) {
+        try {
+            std::rethrow_exception(e);
         } catch (const Cancelled&) {
             metrics.cancelled();
             // The client is gone: 499 (nginx's "client closed request") goes nowhere but the log.
             sendError(res, 499, "cancelled: the client closed the connection", "cancelled", "");
+            return;
         } catch (...) {
-            const Failure f = failureOf(std::current_exception());
-            sendError(res, f.status, f.message, f.type, f.param);
         }
-        return true;
+        const Failure f = failureOf(e);
+        sendError(res, f.status, f.message, f.type, f.param);
     }
 
     // A compression alone (no generation): the kept groups and timings, as JSON.
@@ -203,12 +213,8 @@ struct HttpServer::Impl {
             res.set_content(
                 dumped(compressionJson(newId("cmpr-"), unixTime(), engine.modelName(), a)),
                 "application/json");
-        } catch (const Cancelled&) {
-            metrics.cancelled();
-            sendError(res, 499, "cancelled: the client closed the connection", "cancelled", "");
         } catch (...) {
-            const Failure f = failureOf(std::current_exception());
-            sendError(res, f.status, f.message, f.type, f.param);
+            answerFailure(res, std::current_exception());
         }
     }
 

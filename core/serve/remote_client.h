@@ -1,11 +1,13 @@
 #pragma once
 // The client side of `once serve`, for the studio's "Connect to Server…": a question about a
 // local video answered by a remote engine (a GPU machine), with the same report a local
-// AnswerSession gives (pipeline/answer_session.h AskReport: answer, ids, stages, visual tokens, kept
-// groups), so the views draw a remote answer as they draw a local one. The video's bytes go as
+// AnswerSession gives (pipeline/answer_session.h AskReport: answer, ids, stages, visual tokens,
+// kept groups), so the views draw a remote answer as they draw a local one. The video's bytes go as
 // a data: URL (the server caches them by hash: a new budget re-uses its encoding); the answer is
 // streamed, so the text arrives as it is generated and a cancel closes the connection, which
-// cancels the work on the server. Qt-free (cpp-httplib's client), usable from any worker thread.
+// cancels the work on the server. A compression alone (remoteCompress: the studio's budgets,
+// overlay and sweep) comes back as the local path's CompressionResult (serve/kept_groups.h).
+// Qt-free (cpp-httplib's client), usable from any worker thread.
 #include <memory>
 #include <string>
 
