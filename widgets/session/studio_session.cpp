@@ -103,7 +103,8 @@ once::BudgetRange StudioSession::budgetRange(const QString& method) const {
 }
 
 bool StudioSession::canMeasureSweep() const {
-    return isPrepared(method_) || compression_->usesServer();
+    // A server sweeps the method's range on this video; ONCE without a codebook here has none.
+    return isPrepared(method_) || (compression_->usesServer() && maxBudget(method_) > 0);
 }
 
 bool StudioSession::isPrepared(const QString& method) const {

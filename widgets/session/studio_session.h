@@ -89,7 +89,7 @@ class StudioSession : public QObject {
     /// of it is prepared for this video: ONCE's assignment serves every variant).
     bool isPrepared(const QString& method) const;
     /// Whether a budget sweep of the current method can be measured now: it is prepared here,
-    /// or a connected server compresses (and times) it.
+    /// or a connected server compresses (and times) it and its budget range here is known.
     bool canMeasureSweep() const;
     /// Preparations delivered so far, ONCE's assignments and the peers' prepare() alike (tests
     /// check that switching methods re-uses them).
