@@ -62,6 +62,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     serve/access.h
     serve/chat_request.h
     serve/http_server.h
+    serve/kept_groups.h
     serve/media_url.h
     serve/metrics.h
     serve/remote_client.h

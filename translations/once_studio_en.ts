@@ -653,6 +653,18 @@
 <context>
     <name>once::studio::BudgetLatencyChart</name>
     <message>
+        <source>FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Compression measured on %1 (remote), median of 3 runs per budget; prefill and end-to-end times are not measured on a server.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Measured on this machine, median of 3 runs per budget.</source>
+        <translation></translation>
+    </message>
+    <message>
         <source>Budget vs latency</source>
         <translation></translation>
     </message>
@@ -705,10 +717,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Measured on this machine, median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>No model loaded: FLOPs use %1&apos;s dimensions, and prefill and end-to-end times are not measured.</source>
         <translation></translation>
     </message>
@@ -755,6 +763,10 @@
 </context>
 <context>
     <name>once::studio::BudgetPanel</name>
+    <message>
+        <source>%1, measured on %2</source>
+        <translation></translation>
+    </message>
     <message>
         <source>Full (the paper&apos;s rule)</source>
         <translation></translation>
@@ -1316,6 +1328,30 @@
 </context>
 <context>
     <name>once::studio::CompressionController</name>
+    <message>
+        <source>Compression failed on %1</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Compressing with %1 at B = %2 on %3</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Compressing on this machine instead.</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>%1 compresses a token grid of %2 tokens, not the %3 of the video on screen (another encoder, sampling or pooling here). %4</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Measuring the budget sweep of %1 on %2</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Budget sweep failed on %1</source>
+        <translation></translation>
+    </message>
     <message>
         <source>Budget sweep failed</source>
         <translation type="unfinished"></translation>

@@ -649,6 +649,18 @@
 <context>
     <name>once::studio::BudgetLatencyChart</name>
     <message>
+        <source>FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
+        <translation>FLOPs 除视觉令牌外还计入 %1 个布局令牌和 %2 个提示令牌。</translation>
+    </message>
+    <message>
+        <source>Compression measured on %1 (remote), median of 3 runs per budget; prefill and end-to-end times are not measured on a server.</source>
+        <translation>压缩时间在 %1（远程）测得，每个预算取 3 次运行的中位数；预填充和端到端时间不在服务器上测量。</translation>
+    </message>
+    <message>
+        <source>Measured on this machine, median of 3 runs per budget.</source>
+        <translation>在本机测得，每个预算取 3 次运行的中位数。</translation>
+    </message>
+    <message>
         <source>Budget vs latency</source>
         <translation>预算与延迟</translation>
     </message>
@@ -701,10 +713,6 @@
         <translation>预填充 FLOPs，稠密（N = %1）</translation>
     </message>
     <message>
-        <source>Measured on this machine, median of 3 runs per budget. FLOPs count %1 layout and %2 prompt tokens besides the visual ones.</source>
-        <translation>在本机测得，每个预算取 3 次运行的中位数。FLOPs 除视觉令牌外还计入 %1 个布局令牌和 %2 个提示令牌。</translation>
-    </message>
-    <message>
         <source>No model loaded: FLOPs use %1&apos;s dimensions, and prefill and end-to-end times are not measured.</source>
         <translation>未加载模型：FLOPs 按 %1 的维度计算，不测量预填充和端到端时间。</translation>
     </message>
@@ -751,6 +759,10 @@
 </context>
 <context>
     <name>once::studio::BudgetPanel</name>
+    <message>
+        <source>%1, measured on %2</source>
+        <translation>%1，在 %2 测得</translation>
+    </message>
     <message>
         <source>Full (the paper&apos;s rule)</source>
         <translation>完整（论文中的规则）</translation>
@@ -1308,6 +1320,30 @@
 </context>
 <context>
     <name>once::studio::CompressionController</name>
+    <message>
+        <source>Compression failed on %1</source>
+        <translation>在 %1 上压缩失败</translation>
+    </message>
+    <message>
+        <source>Compressing with %1 at B = %2 on %3</source>
+        <translation>正在 %3 上以 %1 压缩（B = %2）</translation>
+    </message>
+    <message>
+        <source>Compressing on this machine instead.</source>
+        <translation>改为在本机压缩。</translation>
+    </message>
+    <message>
+        <source>%1 compresses a token grid of %2 tokens, not the %3 of the video on screen (another encoder, sampling or pooling here). %4</source>
+        <translation>%1 压缩的令牌网格有 %2 个令牌，而不是屏幕上视频的 %3 个（本机使用了不同的编码器、采样或池化）。%4</translation>
+    </message>
+    <message>
+        <source>Measuring the budget sweep of %1 on %2</source>
+        <translation>正在 %2 上测量 %1 的预算扫描</translation>
+    </message>
+    <message>
+        <source>Budget sweep failed on %1</source>
+        <translation>在 %1 上预算扫描失败</translation>
+    </message>
     <message>
         <source>Budget sweep failed</source>
         <translation>预算扫描失败</translation>

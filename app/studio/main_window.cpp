@@ -813,7 +813,7 @@ void MainWindow::wireFeedback() {
     // button), not with nothing loaded.
     auto measurable = [this] {
         measureAction_->setEnabled(!session_->video().isEmpty() && !session_->isSweeping() &&
-                                   session_->isPrepared(session_->method()));
+                                   session_->canMeasureSweep());
     };
     for (auto signal : {&StudioSession::videoChanged, &StudioSession::methodChanged,
                         &StudioSession::assignmentChanged, &StudioSession::resultChanged}) {
@@ -821,6 +821,7 @@ void MainWindow::wireFeedback() {
     }
     connect(session_, &StudioSession::busyChanged, this, measurable);
     connect(session_, &StudioSession::sweepingChanged, this, measurable);
+    connect(session_->remote(), &RemoteConnection::stateChanged, this, measurable);
     measurable();
     // A cancelled sweep says so; the chart keeps the previous one (issue 16).
     connect(session_, &StudioSession::sweepCancelled, this, [this] {

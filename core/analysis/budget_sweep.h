@@ -34,6 +34,9 @@ struct BudgetSweep {
     /// Ended by a cancel: `points` holds the budgets measured before it (of plannedBudgets).
     bool cancelled = false;
     std::size_t plannedBudgets = 0;
+    /// The server ("host:port") whose compressor was timed; "" for this machine. A server's
+    /// sweep times compression only (no prefill or end-to-end times).
+    std::string machine;
 };
 
 /// Budgets `min`, then the powers of two above it, and `max` itself, ascending (empty when

@@ -94,12 +94,16 @@ struct AnswerSession::State {
     }
 
     /// The content rows for a budget (or dense) with the source tokens of each row; the
-    /// codeword of each row into `codewords` when given (compressed only), and the seconds a
-    /// compressor's prepare() took into `prepareSeconds` (0 when it was already prepared).
+    /// codeword of each row into `codewords` when given (compressed only), the seconds a
+    /// compressor's prepare() took into `prepareSeconds` (0 when it was already prepared), and
+    /// the compressor's whole result and prepare time into `detail` when given.
     VisualContent content(std::optional<std::int64_t> budget, const std::string& method,
                           const std::map<std::string, std::string>& params, std::uint64_t seed,
                           std::vector<std::int64_t>* codewords = nullptr,
-                          double* prepareSeconds = nullptr);
+                          double* prepareSeconds = nullptr, CompressDetail* detail = nullptr);
+    /// The report's load stages, settings and compress stage (ask and compressOnly alike).
+    VisualContent compressFor(AskReport& r, const AskOptions& o, const at::Device& device,
+                              CompressDetail* detail);
 };
 
 AnswerSessionOptions resolveAnswerSessionOptions(AnswerSessionOptions o) {
@@ -244,7 +248,7 @@ VisualContent AnswerSession::State::content(std::optional<std::int64_t> budget,
                                             const std::map<std::string, std::string>& params,
                                             std::uint64_t seed,
                                             std::vector<std::int64_t>* codewords,
-                                            double* prepareSeconds) {
+                                            double* prepareSeconds, CompressDetail* detail) {
     if (video.empty()) {
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
@@ -275,6 +279,10 @@ VisualContent AnswerSession::State::content(std::optional<std::int64_t> budget,
         }
     }
     const auto r = compressor->compress(*budget, seed);
+    if (detail) {
+        detail->result = r;
+        detail->prepareMs = compressor->prepareMs();
+    }
     c.rows = r->tokens;
     c.groupOfToken =
         r->groupOfToken.defined() ? r->groupOfToken.to(at::kCPU, at::kLong) : r->groupOfToken;
@@ -293,6 +301,45 @@ at::Tensor AnswerSession::visualTokens(std::optional<std::int64_t> budget,
     return s_->backbone->visualRows(s_->video, c);
 }
 
+VisualContent AnswerSession::State::compressFor(AskReport& r, const AskOptions& o,
+                                                const at::Device& device, CompressDetail* detail) {
+    for (auto st : loadStages) {
+        r.stages.push_back(st);
+    }
+    for (auto& st : loadStages) {
+        st.cached = true;  // a later question reuses them
+    }
+    r.dense = !o.budget.has_value();
+    r.budget = o.budget.value_or(0);
+    if (o.budget) {
+        r.method = o.method.empty() ? options.method : o.method;
+    }
+    VisualContent c;
+    r.stages.push_back(timed("compress", device, [&] {
+        c = content(o.budget, o.method, o.params, o.seed, &r.codewordIds, &r.prepareSeconds,
+                    detail);
+    }));
+    if (c.groupOfToken.defined()) {
+        const at::Tensor g = c.groupOfToken.contiguous();
+        r.groupOfToken.assign(g.data_ptr<std::int64_t>(), g.data_ptr<std::int64_t>() + g.numel());
+    }
+    r.sourceTokens = video.numTokens();
+    return c;
+}
+
+AskReport AnswerSession::compressOnly(const AskOptions& o, CompressDetail* detail) {
+    if (s_->video.empty()) {
+        fail("no video loaded", {}, "video", "a video or --features", "none");
+    }
+    if (!o.budget) {
+        fail("compressing needs a budget", {}, "budget", "a budget >= 1", "dense");
+    }
+    AskReport r;
+    const VisualContent c = s_->compressFor(r, o, s_->backbone->device(), detail);
+    r.contentTokens = c.rows.defined() ? c.rows.size(0) : 0;
+    return r;
+}
+
 AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, Progress* progress) {
     // An empty question fails before any work, whatever the backbone's prompt.
     if (std::all_of(question.begin(), question.end(),
@@ -304,27 +351,7 @@ AskReport AnswerSession::ask(const std::string& question, const AskOptions& o, P
         fail("no video loaded", {}, "video", "a video or --features", "none");
     }
     AskReport r;
-    for (auto st : s_->loadStages) {
-        r.stages.push_back(st);
-    }
-    for (auto& st : s_->loadStages) {
-        st.cached = true;  // a later question reuses them
-    }
-    r.dense = !o.budget.has_value();
-    r.budget = o.budget.value_or(0);
-    if (o.budget) {
-        r.method = o.method.empty() ? s_->options.method : o.method;
-    }
-    VisualContent content;
-    r.stages.push_back(timed("compress", lm.device(), [&] {
-        content =
-            s_->content(o.budget, o.method, o.params, o.seed, &r.codewordIds, &r.prepareSeconds);
-    }));
-    if (content.groupOfToken.defined()) {
-        const at::Tensor g = content.groupOfToken.contiguous();
-        r.groupOfToken.assign(g.data_ptr<std::int64_t>(), g.data_ptr<std::int64_t>() + g.numel());
-    }
-    r.sourceTokens = s_->video.numTokens();
+    VisualContent content = s_->compressFor(r, o, lm.device(), nullptr);
     try {
         VideoPrompt prompt = lm.buildPrompt(s_->video, content, question, o.system);
         r.promptIds = prompt.ids;

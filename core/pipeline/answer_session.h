@@ -26,6 +26,7 @@ namespace once {
 
 class Codebook;
 class PreparedCompressor;
+struct CompressionResult;
 
 struct AnswerSessionOptions {
     /// Hugging Face folder of a registered backbone (models/backbone.h): LLaVA-OneVision (or a
@@ -118,6 +119,14 @@ struct AskReport {
     bool stoppedByToken = false;  ///< generation ended at a stop token (else at maxNewTokens)
 };
 
+/// What compressOnly() gives besides its report: the compressor's own result (group sizes,
+/// coverage, ONCE's step timings) and what its prepare() cost for this video, whenever it ran
+/// (AskReport::prepareSeconds is 0 once prepared; a budget sweep wants the cost itself).
+struct CompressDetail {
+    std::shared_ptr<const CompressionResult> result;
+    double prepareMs = 0;
+};
+
 class AnswerSession {
   public:
     /// Loads the language model and tokenizer (and the codebook when given).
@@ -161,6 +170,13 @@ class AnswerSession {
     /// mismatch, out of GPU memory — after which the session stays usable) or Cancelled.
     AskReport ask(const std::string& question, const AskOptions& options,
                   Progress* progress = nullptr);
+
+    /// Compresses the loaded video at options.budget (required) with options.method, params and
+    /// seed, as ask() would, and stops there: no prompt, no generation (`once serve`'s
+    /// /v1/once/compress, for a client that draws the kept groups or times budgets). The report
+    /// holds the load and compress stages, the kept groups, sourceTokens and contentTokens (the
+    /// compressor's rows; no layout tokens: no prompt is built).
+    AskReport compressOnly(const AskOptions& options, CompressDetail* detail = nullptr);
 
     /// Visual rows the LLM would see in prompt order (compressed or dense; LLaVA then its
     /// newline), for tests and tools.

@@ -56,6 +56,14 @@ double numberIn(const json& v, const std::string& field, double lo, double hi) {
     return d;
 }
 
+// A {"url": "…"} object: a file:// path or a data: URL within the video limit.
+VideoSource readVideoUrl(const json& vu, const std::string& field, const RequestLimits& limits) {
+    onlyKnown(vu, field, {"url"});
+    const std::string url =
+        jsonToString(jsonRequire(vu, "url", kFile, field), kFile, field + ".url");
+    return parseMediaUrl(url, field + ".url", limits.maxVideoBytes);
+}
+
 // A message's content: a string, or an array of text and video_url parts. Text is appended to
 // `text` (parts joined by newlines); a video part fills `video` (at most one in the request).
 void readContent(const json& content, const std::string& field, bool allowVideo,
@@ -88,11 +96,8 @@ void readContent(const json& content, const std::string& field, bool allowVideo,
             if (haveVideo) {
                 bad("only one video per request", f, "one video_url part", "a second one");
             }
-            const json& vu = jsonRequire(part, "video_url", kFile, f);
-            onlyKnown(vu, f + ".video_url", {"url"});
-            const std::string url = jsonToString(jsonRequire(vu, "url", kFile, f + ".video_url"),
-                                                 kFile, f + ".video_url.url");
-            r.video = parseMediaUrl(url, f + ".video_url.url", limits.maxVideoBytes);
+            r.video =
+                readVideoUrl(jsonRequire(part, "video_url", kFile, f), f + ".video_url", limits);
             haveVideo = true;
         } else {
             bad("unsupported content part", f + ".type", allowVideo ? "text or video_url" : "text",
@@ -142,13 +147,12 @@ void readMessages(const json& messages, const RequestLimits& limits, ChatRequest
     }
 }
 
-void readOnce(const json& o, ChatRequest& r) {
+void readOnce(const json& o, CompressionRequest& c) {
     const std::string field = "once";
     if (!o.is_object()) {
         bad("wrong JSON type", field, "an object", jsonTypeName(o));
     }
     onlyKnown(o, field, {"method", "budget", "dense", "params", "return_groups", "sampling"});
-    CompressionRequest& c = r.once;
     c.method = jsonStringOr(o, "method", "", kFile, field);
     c.dense = jsonBoolOr(o, "dense", false, kFile, field);
     if (o.contains("budget")) {
@@ -189,18 +193,31 @@ void readOnce(const json& o, ChatRequest& r) {
     }
 }
 
-}  // namespace
-
-ChatRequest parseChatRequest(std::string_view body, const RequestLimits& limits) {
+// The parsed body object, after the size and depth limits.
+json parseBody(std::string_view body, const RequestLimits& limits) {
     if (body.size() > limits.maxBodyBytes) {
         tooLarge("the request body", "", limits.maxBodyBytes, body.size());
     }
     JsonLimits jl;
     jl.maxDepth = limits.maxJsonDepth;
-    const json j = parseJsonText(body, kFile, {}, jl);
+    json j = parseJsonText(body, kFile, {}, jl);
     if (!j.is_object()) {
         bad("the body must be a JSON object", "", "an object", jsonTypeName(j));
     }
+    return j;
+}
+
+std::uint64_t readSeed(const json& j) {
+    const json* v = jsonFind(j, "seed", kFile, "");
+    return v ? std::uint64_t(
+                   jsonToInt(*v, kFile, "seed", 0, std::numeric_limits<std::int64_t>::max()))
+             : 42;
+}
+
+}  // namespace
+
+ChatRequest parseChatRequest(std::string_view body, const RequestLimits& limits) {
+    const json j = parseBody(body, limits);
     onlyKnown(j, "",
               {"model", "messages", "stream", "stream_options", "max_tokens",
                "max_completion_tokens", "temperature", "top_p", "seed", "n", "user", "once"});
@@ -226,10 +243,7 @@ ChatRequest parseChatRequest(std::string_view body, const RequestLimits& limits)
             bad("top_p must be above 0", "top_p", "0 < top_p <= 1", v->dump());
         }
     }
-    if (const json* v = jsonFind(j, "seed", kFile, "")) {
-        r.seed = std::uint64_t(
-            jsonToInt(*v, kFile, "seed", 0, std::numeric_limits<std::int64_t>::max()));
-    }
+    r.seed = readSeed(j);
     if (const json* v = jsonFind(j, "n", kFile, "")) {
         jsonToInt(*v, kFile, "n", 1, 1);  // one choice per request
     }
@@ -237,7 +251,24 @@ ChatRequest parseChatRequest(std::string_view body, const RequestLimits& limits)
         jsonToString(*v, kFile, "user");  // accepted for compatibility; not used
     }
     if (const json* v = jsonFind(j, "once", kFile, "")) {
-        readOnce(*v, r);
+        readOnce(*v, r.once);
+    }
+    return r;
+}
+
+CompressRequest parseCompressRequest(std::string_view body, const RequestLimits& limits) {
+    const json j = parseBody(body, limits);
+    onlyKnown(j, "", {"model", "video_url", "seed", "once"});
+    CompressRequest r;
+    r.model = jsonStringOr(j, "model", "", kFile, "");
+    r.video = readVideoUrl(jsonRequire(j, "video_url", kFile, ""), "video_url", limits);
+    r.seed = readSeed(j);
+    if (const json* v = jsonFind(j, "once", kFile, "")) {
+        readOnce(*v, r.once);
+    }
+    if (r.once.dense) {
+        bad("nothing to compress: a compression needs a budget", "once.dense",
+            "a budget (or none: the server's --budget)", "dense");
     }
     return r;
 }

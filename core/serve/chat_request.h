@@ -56,9 +56,25 @@ struct ChatRequest {
     CompressionRequest once;
 };
 
+/// The body of POST /v1/once/compress: the video and the compression of a chat request without
+/// the conversation, for a client that only wants the kept groups (the studio's overlay and
+/// budget sweep while connected):
+///   {"model": "…", "video_url": {"url": "file:///…"}, "seed": 42,
+///    "once": {"method": "once", "budget": 64, "params": {…}, "sampling": "uniform:16"}}
+/// The groups are always returned (`once.return_groups` is accepted and ignored); dense is
+/// refused (there is nothing to compress).
+struct CompressRequest {
+    std::string model;
+    VideoSource video;
+    std::uint64_t seed = 42;
+    CompressionRequest once;
+};
+
 /// Parses and checks a request body. Throws ApiError (413 for a body over
 /// limits.maxBodyBytes or a video over limits.maxVideoBytes, 400 for anything else) whose
 /// where().field names the offending member, e.g. "messages[1].content[0].video_url.url".
 ChatRequest parseChatRequest(std::string_view body, const RequestLimits& limits);
+/// Parses and checks a /v1/once/compress body, with the same limits and errors.
+CompressRequest parseCompressRequest(std::string_view body, const RequestLimits& limits);
 
 }  // namespace once::serve

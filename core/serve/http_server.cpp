@@ -20,6 +20,7 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 const std::string kChat = "/v1/chat/completions";
+const std::string kCompress = "/v1/once/compress";
 
 std::string dumped(const json& j) {
     // A byte-level token may end in a cut UTF-8 character: replaced, never a throw.
@@ -73,12 +74,11 @@ struct HttpServer::Impl {
 
     Impl(ServeEngine& e, ServerOptions o) : engine(e), options(std::move(o)) {}
 
-    std::string newId() {
+    std::string newId(const char* prefix = "chatcmpl-") {
         std::lock_guard lock(idMutex);
         char buf[32];
-        std::snprintf(buf, sizeof buf, "chatcmpl-%016llx",
-                      static_cast<unsigned long long>(idRandom()));
-        return buf;
+        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(idRandom()));
+        return prefix + std::string(buf);
     }
 
     bool authorised(const httplib::Request& req, httplib::Response& res) {
@@ -118,11 +118,11 @@ struct HttpServer::Impl {
         Admission& operator=(const Admission&) = delete;
     };
 
-    // Answers a chat completion; false when the answer streams (its status is recorded at the
-    // end of the stream).
-    bool chat(const httplib::Request& req, httplib::Response& res) {
+    // A request for the engine let in: authorised and within --max-concurrent; else null with
+    // the 401 or the 429 (Retry-After) in `res`.
+    std::shared_ptr<Admission> admit(const httplib::Request& req, httplib::Response& res) {
         if (!authorised(req, res)) {
-            return true;
+            return nullptr;
         }
         if (admitted.fetch_add(1) >= options.maxConcurrent) {
             admitted.fetch_sub(1);
@@ -131,18 +131,30 @@ struct HttpServer::Impl {
                       "the server is busy: " + std::to_string(options.maxConcurrent) +
                           " requests are running or queued (--max-concurrent); retry later",
                       "rate_limit_error", "");
+            return nullptr;
+        }
+        return std::make_shared<Admission>(*this, req);
+    }
+
+    void checkModel(const std::string& model) const {
+        if (!model.empty() && model != engine.modelName()) {
+            throw ApiError(404, "not_found_error",
+                           "the model '" + model + "' is not served here (GET /v1/models)",
+                           {"request", "model", engine.modelName(), model});
+        }
+    }
+
+    // Answers a chat completion; false when the answer streams (its status is recorded at the
+    // end of the stream).
+    bool chat(const httplib::Request& req, httplib::Response& res) {
+        auto admission = admit(req, res);
+        if (!admission) {
             return true;
         }
-        auto admission = std::make_shared<Admission>(*this, req);
         ChatRequest request;
         try {
             request = parseChatRequest(req.body, engine.options().limits);
-            if (!request.model.empty() && request.model != engine.modelName()) {
-                throw ApiError(
-                    404, "not_found_error",
-                    "the model '" + request.model + "' is not served here (GET /v1/models)",
-                    {"request", "model", engine.modelName(), request.model});
-            }
+            checkModel(request.model);
         } catch (...) {
             const Failure f = failureOf(std::current_exception());
             sendError(res, f.status, f.message, f.type, f.param);
@@ -166,15 +178,44 @@ struct HttpServer::Impl {
             res.set_content(dumped(completionJson(id, created, engine.modelName(), a,
                                                   request.once.returnGroups)),
                             "application/json");
+        } catch (...) {
+            answerFailure(res, std::current_exception());
+        }
+        return true;
+    }
+
+    // The answer of a request that threw: 499 when its client left, else its OpenAI error.
+    void answerFailure(httplib::Response& res, const std::exception_ptr& e) {
+        try {
+            std::rethrow_exception(e);
         } catch (const Cancelled&) {
             metrics.cancelled();
             // The client is gone: 499 (nginx's "client closed request") goes nowhere but the log.
             sendError(res, 499, "cancelled: the client closed the connection", "cancelled", "");
+            return;
         } catch (...) {
-            const Failure f = failureOf(std::current_exception());
-            sendError(res, f.status, f.message, f.type, f.param);
         }
-        return true;
+        const Failure f = failureOf(e);
+        sendError(res, f.status, f.message, f.type, f.param);
+    }
+
+    // A compression alone (no generation): the kept groups and timings, as JSON.
+    void compress(const httplib::Request& req, httplib::Response& res) {
+        auto admission = admit(req, res);
+        if (!admission) {
+            return;
+        }
+        try {
+            const CompressRequest request = parseCompressRequest(req.body, engine.options().limits);
+            checkModel(request.model);
+            const EngineAnswer a = engine.compress(request, admission->token);
+            metrics.observe(a);
+            res.set_content(
+                dumped(compressionJson(newId("cmpr-"), unixTime(), engine.modelName(), a)),
+                "application/json");
+        } catch (...) {
+            answerFailure(res, std::current_exception());
+        }
     }
 
     // The whole streamed answer, on the worker thread, after the 200 and the headers.
@@ -233,6 +274,10 @@ struct HttpServer::Impl {
             if (chat(req, res)) {
                 metrics.answered(kChat, res.status < 0 ? 200 : res.status);
             }
+        });
+        http.Post(kCompress, [this](const httplib::Request& req, httplib::Response& res) {
+            compress(req, res);
+            metrics.answered(kCompress, res.status < 0 ? 200 : res.status);
         });
         http.Get("/v1/models", [this](const httplib::Request& req, httplib::Response& res) {
             if (authorised(req, res)) {

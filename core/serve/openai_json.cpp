@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "compress/compression.h"
+
 namespace once::serve {
 
 using json = nlohmann::json;
@@ -115,6 +117,28 @@ json completionJson(const std::string& id, std::int64_t created, const std::stri
                {"finish_reason", finishReason(a)}}}},
             {"usage", usageJson(a)},
             {"once", onceJson(a, withGroups)}};
+}
+
+json compressionJson(const std::string& id, std::int64_t created, const std::string& model,
+                     const EngineAnswer& a) {
+    json once = onceJson(a, true);
+    json c = {{"prepare_ms", a.compression.prepareMs},
+              {"prepared_now", a.report.prepareSeconds > 0}};
+    if (const auto& r = a.compression.result) {
+        c["outputs"] = r->numOutputs;
+        c["used_codewords"] = r->usedCodewords;
+        c["coverage"] = r->coverage;
+        c["step_seconds"] = {{"assign", r->seconds.assign},
+                             {"select", r->seconds.select},
+                             {"reassign", r->seconds.reassign},
+                             {"pool", r->seconds.pool}};
+    }
+    once["compression"] = c;
+    return {{"id", id},
+            {"object", "once.compression"},
+            {"created", created},
+            {"model", model},
+            {"once", once}};
 }
 
 json chunkJson(const std::string& id, std::int64_t created, const std::string& model,

@@ -37,6 +37,13 @@ std::string finishReason(const EngineAnswer& a);
 nlohmann::json completionJson(const std::string& id, std::int64_t created, const std::string& model,
                               const EngineAnswer& a, bool withGroups);
 
+/// The answer of POST /v1/once/compress: {"id", "object": "once.compression", "created",
+/// "model", "once": onceJson with the groups, plus "compression": {"outputs", "used_codewords",
+/// "coverage", "prepare_ms", "prepared_now", "step_seconds": {assign, select, reassign, pool}}}.
+/// Not a chat.completion: there is no message, so no OpenAI client mistakes it for one.
+nlohmann::json compressionJson(const std::string& id, std::int64_t created,
+                               const std::string& model, const EngineAnswer& a);
+
 /// One chat.completion.chunk with `choices` (an array; empty for the usage chunk).
 nlohmann::json chunkJson(const std::string& id, std::int64_t created, const std::string& model,
                          nlohmann::json choices);

@@ -2,8 +2,13 @@
 
 #include <httplib.h>
 
+#include <atomic>
+#include <chrono>
 #include <nlohmann/json.hpp>
+#include <thread>
 
+#include "compress/compression.h"
+#include "serve/kept_groups.h"
 #include "serve/media_url.h"
 #include "util/error.h"
 #include "util/json_file.h"
@@ -27,8 +32,15 @@ std::unique_ptr<httplib::Client> connect(const RemoteEndpoint& e) {
     return c;
 }
 
-// The server's OpenAI error as an OnceError naming the URL and the field.
-[[noreturn]] void serverError(const RemoteEndpoint& e, int status, const std::string& body) {
+// The server's OpenAI error as an OnceError naming the URL and the field; a 429 as "server
+// busy" with its Retry-After.
+[[noreturn]] void serverError(const RemoteEndpoint& e, int status, const std::string& body,
+                              const std::string& retryAfter = {}) {
+    if (status == 429) {
+        const std::string after = retryAfter.empty() ? "1" : printableExcerpt(retryAfter, 8);
+        fail("server busy, retry in " + after + " s (its --max-concurrent requests are running)",
+             e.url, kBusyField, "a free slot", "HTTP 429");
+    }
     const json j = json::parse(body, nullptr, false);
     if (j.is_object() && j.contains("error") && j["error"].is_object()) {
         const json& err = j["error"];
@@ -38,8 +50,14 @@ std::unique_ptr<httplib::Client> connect(const RemoteEndpoint& e) {
              err.contains("param") && err["param"].is_string() ? err["param"].get<std::string>()
                                                                : "");
     }
-    fail("the server answered HTTP " + std::to_string(status), e.url, "server",
+    fail("the server answered HTTP " + std::to_string(status), e.url, kUnreachableField,
          "an OpenAI-compatible server", printableExcerpt(body, 200));
+}
+
+// "host:port" of the endpoint, for "measured on …".
+std::string machineOf(const RemoteEndpoint& e) {
+    const auto scheme = e.url.find("://");
+    return e.url.substr(scheme == std::string::npos ? 0 : scheme + 3);
 }
 
 std::vector<std::int64_t> ints(const json& j, const std::string& url, const std::string& field) {
@@ -123,8 +141,8 @@ std::string remoteModel(const RemoteEndpoint& e) {
     auto c = connect(e);
     auto res = c->Get("/v1/models");
     if (!res) {
-        fail("cannot reach the server: " + httplib::to_string(res.error()), e.url, "server",
-             "a running `once serve`", "no answer");
+        fail("cannot reach the server: " + httplib::to_string(res.error()), e.url,
+             kUnreachableField, "a running `once serve`", "no answer");
     }
     if (res->status != 200) {
         serverError(e, res->status, res->body);
@@ -186,8 +204,10 @@ RemoteAnswer askRemote(const RemoteEndpoint& e, const std::string& videoPath,
     req.path = "/v1/chat/completions";
     req.body = body.dump();
     req.set_header("Content-Type", "application/json");
+    std::string retryAfter;
     req.response_handler = [&](const httplib::Response& r) {
         status = r.status;
+        retryAfter = r.get_header_value("Retry-After");
         return true;
     };
     // Server-sent events: "data: {json}\n\n" … "data: [DONE]\n\n".
@@ -253,19 +273,103 @@ RemoteAnswer askRemote(const RemoteEndpoint& e, const std::string& videoPath,
         std::rethrow_exception(failure);
     }
     if (status != 200 && status != 0) {
-        serverError(e, status, errorBody);
+        serverError(e, status, errorBody, retryAfter);
     }
     if (!res) {
         fail("the connection to the server failed: " + httplib::to_string(res.error()), e.url,
-             "server", "a complete answer", "a broken connection");
+             kUnreachableField, "a complete answer", "a broken connection");
     }
     if (!sawOnce) {
         fail("the server's answer has no `once` report: is it `once serve`?", e.url, "once",
              "the once member", "none");
     }
     a.report.stoppedByToken = finish == "stop";
-    a.machine = e.url.substr(e.url.find("://") == std::string::npos ? 0 : e.url.find("://") + 3);
+    a.machine = machineOf(e);
     return a;
+}
+
+RemoteCompression remoteCompress(const RemoteEndpoint& e, const std::string& videoPath,
+                                 const AskOptions& o, const std::string& sampling,
+                                 const CancelToken& cancel, std::size_t maxVideoBytes) {
+    if (!o.budget) {
+        fail("a remote compression needs a budget", e.url, "once.budget", "a budget >= 1", "dense");
+    }
+    json once = {{"budget", *o.budget}};
+    if (!o.method.empty()) {
+        once["method"] = o.method;
+    }
+    if (!o.params.empty()) {
+        once["params"] = o.params;
+    }
+    if (!sampling.empty()) {
+        once["sampling"] = sampling;
+    }
+    const json body = {
+        {"video_url",
+         {{"url", videoDataUrl(readFileLimited(videoPath, maxVideoBytes), videoPath)}}},
+        {"seed", o.seed},
+        {"once", once}};
+    cancel.throwIfCancelled();
+    auto c = connect(e);
+    // A cancel (the slider moved on) closes the connection, which cancels the server's work;
+    // httplib's blocking client has no cancel of its own, so a watcher stops it (stop() is the
+    // one call it allows from another thread).
+    std::atomic<bool> done{false};
+    std::thread watch([&] {
+        while (!done.load()) {
+            if (cancel.cancelled()) {
+                c->stop();
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    const httplib::Result res = c->Post("/v1/once/compress", body.dump(), "application/json");
+    done = true;
+    watch.join();
+    cancel.throwIfCancelled();
+    if (!res) {
+        fail("cannot reach the server: " + httplib::to_string(res.error()), e.url,
+             kUnreachableField, "a running `once serve`", "no answer");
+    }
+    if (res->status != 200) {
+        serverError(e, res->status, res->body, res->get_header_value("Retry-After"));
+    }
+    const std::string where = e.url + "/v1/once/compress";
+    const json j = parseJsonText(res->body, where);
+    const json& onceReport = jsonRequire(j, "once", where, "");
+    RemoteAnswer a;
+    fillReport(a, onceReport, where);
+    if (a.report.groupOfToken.empty()) {
+        fail("the server's compression has no kept groups", where, "once.groups", "groups", "none");
+    }
+    RemoteCompression out;
+    auto result = keptGroups(a.report);
+    const json& cj = jsonRequire(onceReport, "compression", where, "once");
+    const std::string f = "once.compression";
+    out.prepareMs = jsonToNumber(jsonRequire(cj, "prepare_ms", where, f), where, f + ".prepare_ms");
+    out.preparedNow = jsonBoolOr(cj, "prepared_now", false, where, f);
+    if (const json* c2 = jsonFind(cj, "coverage", where, f)) {
+        result->coverage = jsonToNumber(*c2, where, f + ".coverage");
+    }
+    if (const json* u = jsonFind(cj, "used_codewords", where, f)) {
+        // Codewords with any token before the budget (ONCE's #{k : n_k > 0}): may exceed M.
+        result->usedCodewords =
+            jsonToInt(*u, where, f + ".used_codewords", 0, std::int64_t(1) << 40);
+    }
+    if (const json* st = jsonFind(cj, "step_seconds", where, f)) {
+        auto step = [&](const char* name) {
+            const json* v = jsonFind(*st, name, where, f + ".step_seconds");
+            return v ? jsonToNumber(*v, where, f + ".step_seconds." + name) : 0.0;
+        };
+        result->seconds = {step("assign"), step("select"), step("reassign"), step("pool")};
+    }
+    out.result = std::move(result);
+    out.stages = std::move(a.report.stages);
+    out.videoSha256 = a.videoSha256;
+    out.videoCached = a.videoCached;
+    out.machine = machineOf(e);
+    return out;
 }
 
 }  // namespace once::serve

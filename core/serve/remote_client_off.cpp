@@ -20,4 +20,10 @@ RemoteAnswer askRemote(const RemoteEndpoint& endpoint, const std::string&, const
     unavailable(endpoint);
 }
 
+RemoteCompression remoteCompress(const RemoteEndpoint& endpoint, const std::string&,
+                                 const AskOptions&, const std::string&, const CancelToken&,
+                                 std::size_t) {
+    unavailable(endpoint);
+}
+
 }  // namespace once::serve

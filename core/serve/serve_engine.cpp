@@ -158,22 +158,22 @@ const std::vector<std::string>& ServeEngine::notices() const {
     return s_->session.notices();
 }
 
-EngineAnswer ServeEngine::answer(const ChatRequest& r,
-                                 const std::function<void(const std::string&)>& onText,
-                                 const CancelToken& cancel) {
+std::unique_lock<std::timed_mutex> ServeEngine::useVideo(const VideoSource& video,
+                                                         const CompressionRequest& c,
+                                                         const CancelToken& cancel,
+                                                         EngineAnswer& a) {
     const EngineOptions& o = s_->options;
-    checkCompression(r.once, o);
+    checkCompression(c, o);
     const std::string videoField = "messages.video_url.url";
     // What the video is, before waiting for the engine: hashing runs in parallel.
-    EngineAnswer a;
     std::string path;
-    if (r.video.isData()) {
-        a.videoSha256 = Sha256::hex(r.video.bytes.data(), r.video.bytes.size());
+    if (video.isData()) {
+        a.videoSha256 = Sha256::hex(video.bytes.data(), video.bytes.size());
     } else {
-        path = resolveMediaFile(o.mediaRoot, r.video.filePath, videoField, o.limits.maxVideoBytes);
+        path = resolveMediaFile(o.mediaRoot, video.filePath, videoField, o.limits.maxVideoBytes);
         a.videoSha256 = Sha256::hexOfFile(path);
     }
-    a.sampling = r.once.sampling.empty() ? s_->session.options().sampling : r.once.sampling;
+    a.sampling = c.sampling.empty() ? s_->session.options().sampling : c.sampling;
     const std::string key = a.videoSha256 + "\n" + a.sampling;
 
     const auto queued = Clock::now();
@@ -185,12 +185,12 @@ EngineAnswer ServeEngine::answer(const ChatRequest& r,
     cancel.throwIfCancelled();
 
     Progress progress({}, cancel);
-    if (r.video.isData() && !s_->holds(key)) {
+    if (video.isData() && !s_->holds(key)) {
         // The decoder reads files: the bytes go to the scratch folder for the decode only.
-        path = s_->scratchDir + "/" + a.videoSha256 + r.video.extension;
+        path = s_->scratchDir + "/" + a.videoSha256 + video.extension;
         {
             std::ofstream f(path, std::ios::binary | std::ios::trunc);
-            f.write(r.video.bytes.data(), std::streamsize(r.video.bytes.size()));
+            f.write(video.bytes.data(), std::streamsize(video.bytes.size()));
             if (!f) {
                 fail("cannot write the uploaded video to the scratch folder", path);
             }
@@ -212,9 +212,12 @@ EngineAnswer ServeEngine::answer(const ChatRequest& r,
     a.gridH = v.gridH;
     a.gridW = v.gridW;
     a.frameTimes = v.frameTimes;
+    return lock;
+}
 
-    AskOptions ao;
-    const CompressionRequest& c = r.once;
+namespace {
+// The compressor options of a request: its budget (or the server's), method and parameters.
+void compressionOptions(const CompressionRequest& c, const EngineOptions& o, AskOptions& ao) {
     if (!c.dense) {
         ao.budget = c.budget ? c.budget : o.defaultBudget;
     }
@@ -222,14 +225,41 @@ EngineAnswer ServeEngine::answer(const ChatRequest& r,
         ao.method = c.method.empty() ? o.session.method : c.method;
         ao.params = c.params;
     }
+}
+}  // namespace
+
+EngineAnswer ServeEngine::answer(const ChatRequest& r,
+                                 const std::function<void(const std::string&)>& onText,
+                                 const CancelToken& cancel) {
+    EngineAnswer a;
+    const auto lock = useVideo(r.video, r.once, cancel, a);
+    AskOptions ao;
+    compressionOptions(r.once, s_->options, ao);
     ao.seed = r.seed;
-    a.maxTokens = r.maxTokens.value_or(o.defaultMaxTokens);
+    a.maxTokens = r.maxTokens.value_or(s_->options.defaultMaxTokens);
     ao.maxNewTokens = a.maxTokens;
     ao.temperature = r.temperature;
     ao.topP = r.topP;
     ao.system = r.system;
     ao.onText = onText;
+    Progress progress({}, cancel);
     a.report = s_->session.ask(r.question, ao, &progress);
+    return a;
+}
+
+EngineAnswer ServeEngine::compress(const CompressRequest& r, const CancelToken& cancel) {
+    AskOptions ao;
+    compressionOptions(r.once, s_->options, ao);
+    if (!ao.budget) {
+        throw ApiError(400, "invalid_request_error",
+                       "nothing to compress: the request names no budget and the server has "
+                       "no --budget",
+                       {"request", "once.budget", "a budget >= 1", "none"});
+    }
+    ao.seed = r.seed;
+    EngineAnswer a;
+    const auto lock = useVideo(r.video, r.once, cancel, a);
+    a.report = s_->session.compressOnly(ao, &a.compression);
     return a;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,8 @@ struct EngineAnswer {
     std::vector<double> frameTimes;  ///< seconds of each feature frame (may be empty)
     std::int64_t maxTokens = 0;      ///< the limit the answer was generated with
     double waitSeconds = 0;          ///< time queued behind other requests
+    /// A compress-only request's compressor result and prepare cost (compress()); else empty.
+    CompressDetail compression;
 };
 
 class ServeEngine {
@@ -56,12 +59,23 @@ class ServeEngine {
                         const std::function<void(const std::string&)>& onText,
                         const CancelToken& cancel);
 
+    /// Compresses the request's video at its budget, after the requests before it, and stops
+    /// there (POST /v1/once/compress): the report holds the load and compress stages and the kept
+    /// groups; `compression` the compressor's result. A cached video only re-budgets.
+    EngineAnswer compress(const CompressRequest& request, const CancelToken& cancel);
+
     const EngineOptions& options() const;
     /// The name clients put in `model` (GET /v1/models).
     const std::string& modelName() const;
     const std::vector<std::string>& notices() const;
 
   private:
+    /// Checks the compression, waits for the engine and makes the session hold the video
+    /// (cached, or decoded and encoded); fills `a`'s video facts. The lock is the engine's turn.
+    std::unique_lock<std::timed_mutex> useVideo(const VideoSource& video,
+                                                const CompressionRequest& c,
+                                                const CancelToken& cancel, EngineAnswer& a);
+
     struct State;
     std::unique_ptr<State> s_;
 };

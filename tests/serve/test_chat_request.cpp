@@ -174,6 +174,62 @@ class TestChatRequest : public QObject {
         QCOMPARE(errorOf(longQuestion.dump(), text).status(), 413);
     }
 
+    // POST /v1/once/compress: the video and the `once` member of a chat request, no messages.
+    void parsesACompressOnlyRequest() {
+        const json j = {{"model", "m"},
+                        {"video_url", {{"url", "file:///media/a.mp4"}}},
+                        {"seed", 5},
+                        {"once", {{"method", "tome"}, {"budget", 30}, {"sampling", "uniform:4"}}}};
+        const CompressRequest r = parseCompressRequest(j.dump(), {});
+        QCOMPARE(r.model, std::string("m"));
+        QCOMPARE(r.video.filePath, std::string("/media/a.mp4"));
+        QCOMPARE(r.seed, std::uint64_t(5));
+        QCOMPARE(r.once.method, std::string("tome"));
+        QCOMPARE(*r.once.budget, std::int64_t(30));
+        QCOMPARE(r.once.sampling, std::string("uniform:4"));
+        auto errorOfCompress = [](const json& body, const RequestLimits& limits = {}) {
+            try {
+                parseCompressRequest(body.dump(), limits);
+            } catch (const ApiError& e) {
+                return e;
+            } catch (const OnceError& e) {
+                return ApiError(400, "invalid_request_error", e.brief(), e.where());
+            }
+            qFatal("expected an error for %s", body.dump().c_str());
+        };
+        auto with = [&](const char* key, json value) {
+            json b = j;
+            b[key] = std::move(value);
+            return b;
+        };
+        json noVideo = j;
+        noVideo.erase("video_url");
+        const std::vector<std::pair<json, std::string>> cases = {
+            {noVideo, "video_url"},
+            {with("video_url", {{"url", "https://example.com/a.mp4"}}), "video_url.url"},
+            {with("video_url", {{"url", "file:///a.mp4"}, {"detail", "x"}}), "video_url.detail"},
+            {with("messages", json::array()), "messages"},  // not a chat request
+            {with("once", {{"dense", true}}), "once.dense"},
+            {with("once", {{"budget", nullptr}}), "once.dense"},
+            {with("once", {{"budget", 0}}), "once.budget"},
+            {with("seed", -1), "seed"},
+        };
+        for (const auto& [body, field] : cases) {
+            const ApiError e = errorOfCompress(body);
+            QVERIFY2(e.where().field == field && e.status() == 400,
+                     qPrintable(QString::fromStdString(body.dump() + " -> " + e.what())));
+        }
+        RequestLimits small;
+        small.maxBodyBytes = 50;
+        QCOMPARE(errorOfCompress(j, small).status(), 413);
+        small = {};
+        small.maxVideoBytes = 3;
+        QCOMPARE(
+            errorOfCompress(with("video_url", {{"url", "data:video/mp4;base64,AAAAAAAA"}}), small)
+                .status(),
+            413);
+    }
+
     void dataUrlsDecodeLikeQt() {
         for (int n : {1, 2, 3, 4, 5, 255, 1000}) {
             QByteArray bytes;

@@ -2,9 +2,13 @@
 // video answered by a real `once serve` on a loopback port gives the report a local AnswerSession
 // gives — the same ids and text, visual tokens and kept groups — streamed piece by piece; a new
 // budget re-uses the server's encoding; a cancel stops the server's work; a wrong key or an
-// unknown method is an error naming the server and the field.
+// unknown method is an error naming the server and the field. remoteCompress gives the local
+// compression result's type with the server's groups (those of a local question at the budget),
+// and a full server (--max-concurrent 1, one request held) says "server busy, retry in N s".
 #include <QtTest>
+#include <thread>
 
+#include "compress/compression.h"
 #include "pipeline/answer_session.h"
 #include "serve/remote_client.h"
 #include "serve/serve_process.h"
@@ -109,6 +113,85 @@ class TestRemoteClient : public QObject {
         }
         QVERIFY2(metrics.find("once_requests_cancelled_total 1") != std::string::npos,
                  metrics.c_str());
+    }
+
+    void remoteCompressionIsTheLocalQuestionsGroups() {
+        for (const auto& [method, budget] : std::vector<std::pair<std::string, std::int64_t>>{
+                 {"once", 12}, {"once", 5}, {"tome", 30}}) {
+            AskOptions o;
+            o.budget = budget;
+            o.method = method;
+            o.maxNewTokens = 1;
+            const serve::RemoteCompression remote =
+                serve::remoteCompress(endpoint(), clip_, o, {}, CancelToken());
+            const AskReport want = local_->ask(kQuestion, o);
+            QVERIFY(remote.result);
+            const CompressionResult& r = *remote.result;
+            const at::Tensor g = r.groupOfToken.contiguous();
+            QCOMPARE(std::vector<std::int64_t>(g.data_ptr<std::int64_t>(),
+                                               g.data_ptr<std::int64_t>() + g.numel()),
+                     want.groupOfToken);
+            const at::Tensor ids = r.codewordIds.contiguous();
+            QCOMPARE(std::vector<std::int64_t>(ids.data_ptr<std::int64_t>(),
+                                               ids.data_ptr<std::int64_t>() + ids.numel()),
+                     want.codewordIds);
+            QCOMPARE(r.numOutputs, want.contentTokens);
+            QCOMPARE(r.groupSizes.sum().item<std::int64_t>(),
+                     std::int64_t(std::count_if(want.groupOfToken.begin(), want.groupOfToken.end(),
+                                                [](std::int64_t x) { return x >= 0; })));
+            QCOMPARE(r.budget, budget);
+            QCOMPARE(r.method, method);
+            QVERIFY(r.seconds.total() >= 0 && remote.prepareMs > 0);
+            QVERIFY(remote.videoCached);  // the questions before encoded it
+            QCOMPARE(remote.stages.back().name, std::string("compress"));
+            QCOMPARE(remote.machine, server_->url().mid(7).toStdString());
+        }
+    }
+
+    void aFullServerSaysBusyWithItsRetryAfter() {
+        test::ServeProcess small(QStringList{"--model", QString::fromStdString(model_),
+                                             "--sampling", "uniform:4", "--pool-stride", "2",
+                                             "--dtype", "float32", "--max-concurrent", "1"});
+        QVERIFY2(!small.url().isEmpty(), qPrintable(small.error()));
+        serve::RemoteEndpoint e;
+        e.url = small.url().toStdString();
+        // One long answer holds the only slot until it is cancelled.
+        CancelToken hold;
+        std::atomic<bool> streaming{false};
+        std::thread held([&] {
+            AskOptions o;
+            o.maxNewTokens = 4000;
+            o.onText = [&](const std::string&) { streaming = true; };
+            try {
+                serve::askRemote(e, clip_, "Describe the video in great detail.", o, {}, hold);
+            } catch (const std::exception&) {
+            }
+        });
+        for (int i = 0; i < 600 && !streaming; ++i) {
+            QTest::qWait(100);
+        }
+        QVERIFY(streaming);
+        AskOptions o;
+        o.budget = 8;
+        o.method = "tome";
+        const OnceError busy =
+            test::errorOf([&] { serve::remoteCompress(e, clip_, o, {}, CancelToken()); });
+        hold.cancel();
+        held.join();
+        QCOMPARE(busy.where().field, std::string(serve::kBusyField));
+        QVERIFY2(std::string(busy.what()).find("server busy, retry in 1 s") != std::string::npos,
+                 busy.what());
+        // The slot is free again once the held answer is cancelled.
+        bool done = false;
+        for (int i = 0; i < 50 && !done; ++i) {
+            try {
+                done = serve::remoteCompress(e, clip_, o, {}, CancelToken()).result != nullptr;
+            } catch (const OnceError& x) {
+                QCOMPARE(x.where().field, std::string(serve::kBusyField));
+                QTest::qWait(100);
+            }
+        }
+        QVERIFY(done);
     }
 
     void errorsNameTheServerAndTheField() {

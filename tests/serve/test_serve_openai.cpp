@@ -2,7 +2,8 @@
 // LLaVA-OneVision of the published geometry (saved by transformers), a real H.264 clip, and
 // clients no one here wrote — the official `openai` Python package and curl. The answers (ids
 // and text) equal `once ask` on the same inputs, streamed or not; budgets of different methods
-// in one session re-use the one decode; the kept groups equal `once compress`'s; bad input gets
+// in one session re-use the one decode; the kept groups equal `once compress`'s, also from the
+// compress-only POST /v1/once/compress, which only re-budgets a cached video; bad input gets
 // a clear OpenAI error naming the field and the server stays up; a non-loopback bind needs a
 // key; the load benchmark (bench/bench_serve.py) and clients killed mid-stream.
 #include <QByteArray>
@@ -249,6 +250,73 @@ class TestServeOpenAi : public QObject {
             qInfo("%s B=%d: %zu kept groups equal once compress's", method.c_str(), budget,
                   codewords.size());
         }
+    }
+
+    // POST /v1/once/compress: the kept groups without a generation, equal to `once compress`'s;
+    // a new budget on the cached video neither decodes, encodes nor prepares again.
+    void compressOnlyEqualsOnceCompressAndOnlyReBudgets() {
+        const QString features = QString::fromStdString(dir_ + "/features-compress.safetensors");
+        auto r = test::runCli(QStringList{"encode", QString::fromStdString(clip_), "-o", features} +
+                              modelArgs());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString url = server_->url() + "/v1/once/compress";
+        const std::string route =
+            "once_http_requests_total{route=\"/v1/once/compress\",code=\"200\"}";
+        std::string before;
+        double prepareMs = -1;
+        for (const auto& [method, budget] :
+             std::vector<std::pair<std::string, int>>{{"once", 10}, {"once", 5}, {"tome", 30}}) {
+            const bool first = before.empty();
+            const std::string out = dir_ + "/compress-" + method + ".safetensors";
+            r = test::runCli({"compress", "--features", features, "--codebook",
+                              QString::fromStdString(codebook_), "--method",
+                              QString::fromStdString(method), "--budget", QString::number(budget),
+                              "-o", QString::fromStdString(out)});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            const json body = {{"video_url", {{"url", "file://" + clip_}}},
+                               {"once", {{"method", method}, {"budget", budget}}}};
+            const test::HttpReply reply = test::postJson(url, body.dump());
+            QVERIFY2(reply.status == 200, reply.body.c_str());
+            const json j = reply.json();
+            QCOMPARE(j["object"].get<std::string>(), std::string("once.compression"));
+            QVERIFY(!j.contains("choices"));  // not a chat completion: nothing was generated
+            const json& once = j["once"];
+            QVERIFY(once["token_ids"].empty());
+            QCOMPARE(groupOfToken(once["groups"]), longsOf(out, "group_of_token"));
+            std::vector<std::int64_t> codewords;
+            for (const json& row : once["groups"]["rows"]) {
+                codewords.push_back(row["codeword"].get<std::int64_t>());
+            }
+            QCOMPARE(codewords, longsOf(out, "codeword_ids"));
+            QCOMPARE(once["compression"]["outputs"].get<std::size_t>(), codewords.size());
+            QVERIFY(once["timings"].contains("compress"));
+            if (method == "once" && prepareMs < 0) {
+                prepareMs = once["compression"]["prepare_ms"].get<double>();
+            } else if (method == "once") {
+                // Re-budgeted from the assignment made for B = 10: not prepared again.
+                QVERIFY(!once["compression"]["prepared_now"].get<bool>());
+                QCOMPARE(once["compression"]["prepare_ms"].get<double>(), prepareMs);
+            }
+            if (first) {
+                before = metrics();  // the first may have decoded (when run alone)
+                continue;
+            }
+            // Decoded and encoded (at most) by the first request: only compression ran.
+            QVERIFY(once["video"]["cached"].get<bool>());
+            QVERIFY(!once["timings"].contains("decode") && !once["timings"].contains("encode"));
+        }
+        const std::string after = metrics();
+        QCOMPARE(metric(after, route), metric(before, route) + 2);
+        QCOMPARE(metric(after, "once_video_decodes_total"),
+                 metric(before, "once_video_decodes_total"));
+        QCOMPARE(metric(after, "once_video_encodes_total"),
+                 metric(before, "once_video_encodes_total"));
+        // Dense has nothing to compress: a clear error naming the field.
+        const test::HttpReply dense = test::postJson(
+            url,
+            json{{"video_url", {{"url", "file://" + clip_}}}, {"once", {{"dense", true}}}}.dump());
+        QCOMPARE(dense.status, 400);
+        QCOMPARE(dense.json()["error"]["param"].get<std::string>(), std::string("once.dense"));
     }
 
     void dataUrlIsTheSameVideo() {

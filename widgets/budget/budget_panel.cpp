@@ -413,7 +413,12 @@ void BudgetPanel::updateStale() {
     staleNote_->setVisible(!text.isEmpty());
 }
 
-void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmTokens) {
+QString BudgetPanel::timeText() const {
+    return time_->text();
+}
+
+void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmTokens,
+                             const QString& machine) {
     shownBudget_ = r ? r->budget : 0;
     shownVariant_ = r ? r->variant : once::Variant::Full;
     updateStale();
@@ -442,17 +447,16 @@ void BudgetPanel::showResult(const once::CompressionResult* r, std::int64_t llmT
             .arg(r->numOutputs > 0 ? static_cast<double>(r->numTokens) / r->numOutputs : 0.0, 0,
                  'f', 1));
     const auto& s = r->seconds;
-    if (!assigns) {
-        time_->setText(tr("%1 ms (prepared once per video in %2 ms)")
-                           .arg((s.select + s.reassign + s.pool) * 1e3, 0, 'f', 2)
-                           .arg(s.assign * 1e3, 0, 'f', 1));
-        return;
-    }
-    time_->setText(tr("%1 ms (select %2, reassign %3, pool %4)")
-                       .arg((s.select + s.reassign + s.pool) * 1e3, 0, 'f', 2)
-                       .arg(s.select * 1e3, 0, 'f', 2)
-                       .arg(s.reassign * 1e3, 0, 'f', 2)
-                       .arg(s.pool * 1e3, 0, 'f', 2));
+    const QString time = assigns ? tr("%1 ms (select %2, reassign %3, pool %4)")
+                                       .arg((s.select + s.reassign + s.pool) * 1e3, 0, 'f', 2)
+                                       .arg(s.select * 1e3, 0, 'f', 2)
+                                       .arg(s.reassign * 1e3, 0, 'f', 2)
+                                       .arg(s.pool * 1e3, 0, 'f', 2)
+                                 : tr("%1 ms (prepared once per video in %2 ms)")
+                                       .arg((s.select + s.reassign + s.pool) * 1e3, 0, 'f', 2)
+                                       .arg(s.assign * 1e3, 0, 'f', 1);
+    // A server's compression (issue 29): its time is that machine's, not this one's.
+    time_->setText(machine.isEmpty() ? time : tr("%1, measured on %2").arg(time, machine));
 }
 
 QString BudgetPanel::readout(const QString& key) const {

@@ -55,7 +55,11 @@ class BudgetPanel : public QWidget {
 
     /// Shows what a compression gave (null: nothing yet). `llmTokens` counts the layout tokens
     /// the backbone adds; `denseTokens` is N.
-    void showResult(const once::CompressionResult* result, std::int64_t llmTokens);
+    /// `machine`: the server that computed it ("host:port"); "" for this machine.
+    void showResult(const once::CompressionResult* result, std::int64_t llmTokens,
+                    const QString& machine = {});
+    /// The compression time as shown (with the machine that measured it), for tests.
+    QString timeText() const;
     /// Which encoder the video's features came from (and, when it differs, the model folder's),
     /// shown as "Features:" ("" hides nothing: the row shows "—").
     void setFeatureSource(const QString& text);

@@ -203,12 +203,22 @@ void BudgetLatencyChart::replot() {
     plot_->yAxis2->setRange(0, std::max(denseFlops, flops.back()) * 1.1);
     updateLegendVisibility(plot_);
     plot_->replot();
-    // The sweep runs on this machine's model even while questions go to a server (issue 29).
-    QString note = tr("Measured on this machine, median of 3 runs per budget. FLOPs count %1 "
-                      "layout and %2 prompt tokens besides the visual ones.")
-                       .arg(layoutTokens_)
-                       .arg(promptTokens_);
-    if (!llmFromModel_) {
+    // Which machine timed it (issue 29): a server's sweep times its compression only.
+    const QString flopsNote =
+        tr("FLOPs count %1 layout and %2 prompt tokens besides the visual ones.")
+            .arg(layoutTokens_)
+            .arg(promptTokens_);
+    QString note;
+    if (!sweep_->machine.empty()) {
+        note = tr("Compression measured on %1 (remote), median of 3 runs per budget; prefill and "
+                  "end-to-end times are not measured on a server.")
+                   .arg(QString::fromStdString(sweep_->machine)) +
+               QLatin1Char(' ') + flopsNote;
+    } else {
+        note = tr("Measured on this machine, median of 3 runs per budget.") + QLatin1Char(' ') +
+               flopsNote;
+    }
+    if (!llmFromModel_ && sweep_->machine.empty()) {
         note += QLatin1Char(' ') + tr("No model loaded: FLOPs use %1's dimensions, and prefill "
                                       "and end-to-end times are not measured.")
                                        .arg(QString::fromStdString(llm_.name));

@@ -15,6 +15,7 @@
 #include "charts/task_radar_chart.h"
 #include "charts/usage_decile_chart.h"
 #include "codebook/codebook.h"
+#include "session/remote_connection.h"
 #include "session/studio_session.h"
 #include "util/error.h"
 #include "util/exception_text.h"
@@ -54,6 +55,8 @@ ChartsPanel::ChartsPanel(StudioSession* session, QWidget* parent)
     connect(session_, &StudioSession::modelChanged, this, &ChartsPanel::onModel);
     connect(session_, &StudioSession::methodChanged, this, &ChartsPanel::updateMeasurable);
     connect(session_, &StudioSession::busyChanged, this, &ChartsPanel::updateMeasurable);
+    connect(session_->remote(), &RemoteConnection::stateChanged, this,
+            &ChartsPanel::updateMeasurable);
     // A sweep shows its progress and Cancel in the status bar; the chart's button is off while
     // it runs and a cancelled one is said so, the previous sweep kept (issue 16).
     connect(session_, &StudioSession::sweepingChanged, latency_, &BudgetLatencyChart::setMeasuring);
@@ -110,7 +113,7 @@ void ChartsPanel::onModel() {
 }
 
 void ChartsPanel::updateMeasurable() {
-    latency_->setCanMeasure(session_->isPrepared(session_->method()));
+    latency_->setCanMeasure(session_->canMeasureSweep());
 }
 
 bool ChartsPanel::loadResults(const std::function<void()>& load, QWidget* tab, QString* error) {

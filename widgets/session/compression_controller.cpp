@@ -5,6 +5,8 @@
 #include "codebook/codebook.h"
 #include "compress/prepared_compressor.h"
 #include "session/methods.h"
+#include "session/remote_connection.h"
+#include "session/remote_jobs.h"
 #include "session/studio_session.h"
 #include "session/sweep_job.h"
 #include "tasks/background_task.h"
@@ -22,6 +24,7 @@ CompressionController::CompressionController(StudioSession& session)
             [this](const QString& message) { session_.report(errorTitle_, message); });
     connect(compressTask_, &BackgroundTask::succeeded, this, [this] { succeeded_ = true; });
     connect(compressTask_, &BackgroundTask::finished, this, [this] {
+        remoteRunning_ = false;
         // After a failure or a cancel only a newer setting starts work again (no retry loop).
         const bool next = pending_ || succeeded_;
         pending_ = false;
@@ -43,7 +46,15 @@ CompressionController::CompressionController(StudioSession& session)
         emit sweepingChanged(false);
         emit busyChanged();
     });
-    connect(&session_, &StudioSession::videoChanged, this, &CompressionController::onInputs);
+    connect(&session_, &StudioSession::videoChanged, this, [this] {
+        otherGrid_ = false;
+        onInputs();
+    });
+    // Connected: the result on screen is recomputed by the server; disconnected: it stays.
+    connect(session_.remote(), &RemoteConnection::stateChanged, this, [this] {
+        localFallback_ = false;
+        work();
+    });
     connect(&session_, &StudioSession::codebookChanged, this, &CompressionController::onInputs);
 }
 
@@ -121,6 +132,7 @@ void CompressionController::request(const Change& change) {
     if (!newMethod && !newBudget && !newVariant) {
         return;
     }
+    localFallback_ = false;  // a new setting asks the server again
     session_.installSettings(method, options);
     work();
 }
@@ -133,6 +145,10 @@ void CompressionController::onInputs() {
 bool CompressionController::resultIsCurrent() const {
     const auto r = session_.result();
     const QString method = session_.method();
+    // While the server compresses, a result of this machine is not the one wanted.
+    if (usesServer() && session_.resultMachine() != session_.remote()->machine()) {
+        return false;
+    }
     // The variant is a parameter of the methods that take one: a peer's result has none.
     return r && QString::fromStdString(r->method) == method && r->budget == session_.budget() &&
            (!methods::hasVariants(method) || r->variant == session_.variant());
@@ -153,10 +169,20 @@ QString CompressionController::wantedPreparation() const {
 void CompressionController::work() {
     if (compressTask_->isRunning()) {
         pending_ = true;  // the newest setting runs when this job ends
+        if (remoteRunning_) {
+            compressTask_->cancel();  // superseded: the server stops when the connection closes
+        }
         updateCompressing();
         return;
     }
     if (session_.video().isEmpty()) {
+        return;
+    }
+    if (usesServer()) {
+        if (!resultIsCurrent()) {
+            startRemoteCompression();
+        }
+        updateCompressing();
         return;
     }
     const QString method = session_.method();
@@ -220,11 +246,80 @@ void CompressionController::startCompression(std::shared_ptr<once::PreparedCompr
         });
 }
 
+bool CompressionController::usesServer() const {
+    const VideoData& v = session_.video();
+    return session_.remote()->isConnected() && !v.isEmpty() && !v.fromFeatureFile &&
+           !v.path.isEmpty() && !localFallback_ && !otherGrid_;
+}
+
+void CompressionController::startRemoteCompression() {
+    const QString method = session_.method();
+    const std::uint64_t generation = session_.generation(method);
+    const QString machine = session_.remote()->machine();
+    errorTitle_ = tr("Compression failed on %1").arg(machine);
+    remoteRunning_ = true;
+    compressTask_->start(
+        tr("Compressing with %1 at B = %2 on %3")
+            .arg(methods::title(method))
+            .arg(session_.budget())
+            .arg(machine),
+        makeRemoteCompressJob(session_, [=, this](const RemoteOutcome& o) {
+            if (generation != session_.generation(method) || method != session_.method()) {
+                return;  // another video, codebook or method meanwhile: work() goes on for it
+            }
+            if (o.result) {
+                session_.installResult(o.result, o.machine);
+            } else {
+                onRemoteFailure(o, errorTitle_);
+            }
+        }));
+}
+
+void CompressionController::onRemoteFailure(const RemoteOutcome& o, const QString& title) {
+    const QString here = tr("Compressing on this machine instead.");
+    if (o.otherGrid) {
+        otherGrid_ = true;
+        session_.inform(tr("%1 compresses a token grid of %2 tokens, not the %3 of the video on "
+                           "screen (another encoder, sampling or pooling here). %4")
+                            .arg(o.machine, o.error)
+                            .arg(session_.video().numTokens())
+                            .arg(here));
+    } else if (o.busy) {
+        localFallback_ = true;
+        // Not an error box: the server is fine, and the next setting asks it again.
+        session_.inform(o.error + QLatin1Char(' ') + here);
+    } else {
+        localFallback_ = true;
+        session_.report(title, o.error + QLatin1Char('\n') + here);
+        if (o.unreachable) {
+            session_.remote()->disconnectFromServer();  // the session stays, here
+        }
+    }
+}
+
 void CompressionController::runBudgetSweep() {
     if (sweepTask_->isRunning() || session_.video().isEmpty()) {
         return;
     }
     const QString method = session_.method();
+    if (usesServer()) {
+        const std::uint64_t generation = session_.generation(method);
+        const QString machine = session_.remote()->machine();
+        sweepTask_->start(
+            tr("Measuring the budget sweep of %1 on %2").arg(methods::title(method), machine),
+            makeRemoteSweepJob(
+                session_,
+                [=, this](const BudgetSweep& sweep) {
+                    if (generation == session_.generation(method) && method == session_.method()) {
+                        session_.installSweep(sweep);
+                    }
+                },
+                [this, machine](const RemoteOutcome& o) {
+                    onRemoteFailure(o, tr("Budget sweep failed on %1").arg(machine));
+                    work();  // the result on screen, too, is computed here from now on
+                }));
+        return;
+    }
     auto compressor = session_.preparedCompressor(method);
     if (!compressor) {
         return;  // nothing prepared to measure

@@ -8,6 +8,10 @@
 //    codebook open, the methods whose assignment the views draw (CompressorInfo::hasAssignment)
 //    are prepared too, after the one on screen, whichever method that is.
 //  - The sweep worker measures the budget sweep for the current method.
+// While the session's RemoteConnection is connected, both are asked of the server instead
+// (session/remote_jobs.h): a superseded compression is cancelled (which cancels it on the
+// server), the result is installed with the server's name, and a server that fails, is busy
+// (429) or is gone is reported and this setting is compressed here (a lost server: from then on).
 // It listens to the document's signals (a new video or codebook: prepare and compress again)
 // and writes back only through the document's install methods.
 #include <QObject>
@@ -27,6 +31,7 @@ namespace once::studio {
 
 class BackgroundTask;
 class StudioSession;
+struct RemoteOutcome;
 
 class CompressionController : public QObject {
     Q_OBJECT
@@ -52,6 +57,9 @@ class CompressionController : public QObject {
     bool isBusy() const { return isCompressing() || isSweeping(); }
     bool isCompressing() const;
     bool isSweeping() const;
+    /// Whether the current setting is compressed by the server: connected, a video file (the
+    /// server gets its bytes), and neither a failure of this setting nor another token grid.
+    bool usesServer() const;
     /// Cancels the running compression, preparation and sweep; the result on screen stays.
     void cancel();
     void shutdown();
@@ -79,6 +87,9 @@ class CompressionController : public QObject {
     void work();
     void startPreparation(const QString& method, bool compress);
     void startCompression(std::shared_ptr<once::PreparedCompressor> compressor);
+    void startRemoteCompression();
+    /// Says why the server gave no result and compresses here instead.
+    void onRemoteFailure(const RemoteOutcome& outcome, const QString& title);
     void updateCompressing();
 
     StudioSession& session_;
@@ -90,6 +101,9 @@ class CompressionController : public QObject {
     bool pending_ = false;    // a newer setting waits for the running job
     bool succeeded_ = false;  // the running job ended well: go on with the next one
     bool compressing_ = false;
+    bool remoteRunning_ = false;  // the running job is a server's: a newer setting cancels it
+    bool localFallback_ = false;  // the server failed this setting: it is compressed here
+    bool otherGrid_ = false;      // the server's grid is not this video's (until a new one)
     BackgroundTask* compressTask_;
     BackgroundTask* sweepTask_;
 };

@@ -3,7 +3,6 @@
 #include <QCoreApplication>
 
 #include "compress/compression.h"
-#include "models/backbone.h"
 #include "pipeline/answer_session.h"
 #include "serve/remote_client.h"
 #include "session/answer_pipeline.h"
@@ -14,39 +13,6 @@
 #include "util/error.h"
 
 namespace once::studio {
-namespace {
-
-/// The server's kept groups as a compression result the overlay draws (the groups, their sizes
-/// and codewords; no features or residuals: those stay on the server).
-std::shared_ptr<const once::CompressionResult> keptGroups(const once::AskReport& r,
-                                                          once::Variant variant) {
-    auto result = std::make_shared<once::CompressionResult>();
-    const auto n = static_cast<std::int64_t>(r.groupOfToken.size());
-    const auto m = static_cast<std::int64_t>(r.codewordIds.size());
-    std::vector<std::int64_t> sizes(static_cast<std::size_t>(m), 0);
-    std::int64_t kept = 0;
-    for (const std::int64_t g : r.groupOfToken) {
-        if (g >= 0 && g < m) {
-            ++sizes[static_cast<std::size_t>(g)], ++kept;
-        }
-    }
-    auto vec = [](const std::vector<std::int64_t>& v) {
-        return at::tensor(at::ArrayRef<std::int64_t>(v), at::kLong);
-    };
-    result->groupOfToken = vec(r.groupOfToken);
-    result->codewordIds = vec(r.codewordIds);
-    result->groupSizes = vec(sizes);
-    result->numTokens = n;
-    result->numOutputs = m;
-    result->budget = r.budget;
-    result->usedCodewords = m;
-    result->coverage = n > 0 ? double(kept) / double(n) : 1.0;
-    result->variant = variant;
-    result->method = r.method;
-    return result;
-}
-
-}  // namespace
 
 QuestionController::QuestionController(StudioSession& session, QObject* parent)
     : QObject(parent), session_(session), task_(new BackgroundTask(this)) {}
@@ -152,13 +118,7 @@ BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std:
     const std::string path = video.path.toStdString();
     const std::int64_t videoTokens = video.numTokens();
     const once::Variant variant = session_.variant();
-    // The studio's sampling when one was chosen, so the server's token grid is the one on
-    // screen (and its kept groups fit the overlay); the backbone's default is the server's.
-    const PipelineSettings& settings = session_.pipelineSettings();
-    const std::string sampling =
-        settings.sampling.toStdString() == once::defaultSampling(settings.backbone.toStdString())
-            ? std::string()
-            : settings.sampling.toStdString();
+    const std::string sampling = RemoteConnection::samplingFor(session_.pipelineSettings());
     return [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
         auto outcome = std::make_shared<Outcome>();
         outcome->plan = plan;
@@ -178,7 +138,9 @@ BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std:
                     std::make_shared<const once::AskReport>(ask(compressed).report);
                 if (static_cast<std::int64_t>(outcome->compressed->groupOfToken.size()) ==
                     videoTokens) {
-                    groups = keptGroups(*outcome->compressed, variant);
+                    auto kept = once::serve::keptGroups(*outcome->compressed);
+                    kept->variant = variant;
+                    groups = std::move(kept);
                 } else {
                     outcome->groupsNotShown = true;
                 }
@@ -190,9 +152,9 @@ BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std:
                 outcome->compressedError = QString::fromStdString(e.what());
             }
         }
-        return [this, outcome, groups] {
+        return [this, outcome, groups, plan] {
             if (groups) {
-                session_.installResult(groups);
+                session_.installResult(groups, plan.machine);
             }
             emit answered(*outcome);
         };

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QSettings>
 
+#include "models/backbone.h"
 #include "tasks/background_task.h"
 
 namespace once::studio {
@@ -85,6 +86,11 @@ void RemoteConnection::setState(State state) {
         state_ = state;
         emit stateChanged(state);
     }
+}
+
+std::string RemoteConnection::samplingFor(const PipelineSettings& settings) {
+    const std::string rule = settings.sampling.toStdString();
+    return rule == once::defaultSampling(settings.backbone.toStdString()) ? std::string() : rule;
 }
 
 RemoteConnection::Remembered RemoteConnection::remembered() {

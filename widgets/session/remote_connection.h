@@ -9,6 +9,7 @@
 #include <QString>
 
 #include "serve/remote_client.h"
+#include "session/pipeline_settings.h"
 
 namespace once::studio {
 
@@ -39,6 +40,11 @@ class RemoteConnection : public QObject {
     /// Back to answering on this machine.
     void disconnectFromServer();
     BackgroundTask* checkTask() const { return check_; }
+
+    /// The sampling rule a server is asked to use: the studio's when one was chosen, so the
+    /// server's token grid is the one on screen (and its kept groups fit the overlay); "" (the
+    /// server's own) when the studio uses the backbone's default.
+    static std::string samplingFor(const PipelineSettings& settings);
 
     /// What the settings remember: the last URL always, the key only when asked to.
     struct Remembered {

@@ -93,7 +93,7 @@ void SessionBinder::onResult() {
     // The assignment names the nearest codeword of ONCE's dropped tokens; peers have none.
     const bool assigns = methods::hasAssignment(session_->method());
     overlay_->setResult(result, assigns ? session_->assignment() : nullptr);
-    budget_->showResult(result.get(), session_->llmVisualTokens());
+    budget_->showResult(result.get(), session_->llmVisualTokens(), session_->resultMachine());
     if (result) {
         budget_->setBudget(session_->budget());
     }

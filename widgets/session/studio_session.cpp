@@ -19,9 +19,10 @@ StudioSession::FileKind StudioSession::classify(const QString& path) {
 }
 
 StudioSession::StudioSession(QObject* parent) : QObject(parent) {
+    // The connection first: the compression controller follows its state.
+    remote_ = new RemoteConnection(this);
     loader_ = new VideoLoader(*this);
     compression_ = new CompressionController(*this);
-    remote_ = new RemoteConnection(this);
     connect(loader_, &VideoLoader::busyChanged, this, &StudioSession::updateBusy);
     connect(compression_, &CompressionController::busyChanged, this, &StudioSession::updateBusy);
     connect(compression_, &CompressionController::compressingChanged, this,
@@ -101,6 +102,11 @@ once::BudgetRange StudioSession::budgetRange(const QString& method) const {
                                 methods::budgetShape(video_, codebook_ ? codebook_->size() : 0));
 }
 
+bool StudioSession::canMeasureSweep() const {
+    // A server sweeps the method's range on this video; ONCE without a codebook here has none.
+    return isPrepared(method_) || (compression_->usesServer() && maxBudget(method_) > 0);
+}
+
 bool StudioSession::isPrepared(const QString& method) const {
     return prepared_.has(method.toStdString());
 }
@@ -157,6 +163,7 @@ void StudioSession::installVideo(VideoData video, const QString& unloaded,
     ++codebookGeneration_;
     prepared_.clear();  // prepared for the previous video
     result_.reset();
+    resultMachine_.clear();
     sweep_.reset();
     const bool newCodebook = codebook != nullptr;
     if (newCodebook) {
@@ -185,6 +192,7 @@ void StudioSession::installCodebook(std::shared_ptr<const once::Codebook> codebo
     const bool resultGone = methods::needsCodebook(method_);
     if (resultGone) {
         result_.reset();
+        resultMachine_.clear();
     }
     emit codebookChanged();
     emit assignmentChanged();
@@ -216,6 +224,7 @@ void StudioSession::installSettings(const QString& method, const once::CompressO
     options_ = options;
     if (newMethod) {
         result_.reset();
+        resultMachine_.clear();
         sweep_.reset();  // measured for the other method
         emit methodChanged();
         emit resultChanged();
@@ -226,8 +235,10 @@ void StudioSession::installSettings(const QString& method, const once::CompressO
     }
 }
 
-void StudioSession::installResult(std::shared_ptr<const once::CompressionResult> result) {
+void StudioSession::installResult(std::shared_ptr<const once::CompressionResult> result,
+                                  const QString& machine) {
     result_ = std::move(result);
+    resultMachine_ = machine;
     emit resultChanged();
 }
 

@@ -88,6 +88,9 @@ class StudioSession : public QObject {
     /// Whether `method` can compress the current video without a new preparation (a compressor
     /// of it is prepared for this video: ONCE's assignment serves every variant).
     bool isPrepared(const QString& method) const;
+    /// Whether a budget sweep of the current method can be measured now: it is prepared here,
+    /// or a connected server compresses (and times) it and its budget range here is known.
+    bool canMeasureSweep() const;
     /// Preparations delivered so far, ONCE's assignments and the peers' prepare() alike (tests
     /// check that switching methods re-uses them).
     int preparationCount() const { return preparations_; }
@@ -109,6 +112,8 @@ class StudioSession : public QObject {
     /// has one (CompressorInfo::hasAssignment: ONCE), whichever method is on screen; else null.
     std::shared_ptr<const once::Assignment> assignment() const { return prepared_.assignment(); }
     std::shared_ptr<const once::CompressionResult> result() const { return result_; }
+    /// The server ("host:port") that computed the result on screen; "" for this machine.
+    QString resultMachine() const { return resultMachine_; }
     const std::optional<ModelFolder>& model() const { return model_; }
     const std::optional<BudgetSweep>& sweep() const { return sweep_; }
     /// Bumped by every new video: work started for an older one is stale.
@@ -148,7 +153,9 @@ class StudioSession : public QObject {
     void installModel(const ModelFolder& model);
     /// Method, budget and variant (a new method clears the result and the sweep).
     void installSettings(const QString& method, const once::CompressOptions& options);
-    void installResult(std::shared_ptr<const once::CompressionResult> result);
+    /// `machine`: the server that computed it ("host:port"), "" for this machine.
+    void installResult(std::shared_ptr<const once::CompressionResult> result,
+                       const QString& machine = {});
     void installSweep(const BudgetSweep& sweep);
     /// A failure (errorOccurred) or something to know (notice) from a worker.
     void report(const QString& title, const QString& message);
@@ -210,6 +217,7 @@ class StudioSession : public QObject {
     std::shared_ptr<const once::Codebook> codebook_;
     once::PreparedCompressors prepared_;
     std::shared_ptr<const once::CompressionResult> result_;
+    QString resultMachine_;
     std::optional<ModelFolder> model_;
     std::optional<BudgetSweep> sweep_;
     std::shared_ptr<AnswerPipeline> answerPipeline_ = std::make_shared<AnswerPipeline>();
@@ -219,7 +227,8 @@ class StudioSession : public QObject {
     std::uint64_t codebookGeneration_ = 0;
     int preparations_ = 0;
     bool busy_ = false;
-    // Created last in the constructor: they connect to the state's signals.
+    // Created last in the constructor: they connect to the state's signals (the remote
+    // connection first: the compression controller connects to it).
     VideoLoader* loader_ = nullptr;
     CompressionController* compression_ = nullptr;
     RemoteConnection* remote_ = nullptr;

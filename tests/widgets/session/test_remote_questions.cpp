@@ -16,16 +16,17 @@
 #include <QtTest>
 #include <csignal>
 
+#include "../studio_test_data.h"
 #include "codebook/codebook.h"
 #include "pipeline/answer_session.h"
 #include "question/connect_server_dialog.h"
 #include "question/question_panel.h"
+#include "remote_fixture.h"
 #include "serve/remote_client.h"
 #include "serve/serve_process.h"
 #include "session/methods.h"
 #include "session/remote_connection.h"
 #include "session/studio_session.h"
-#include "../studio_test_data.h"
 #include "support/test_support.h"
 #include "tasks/background_task.h"
 
@@ -49,20 +50,6 @@ class TestRemoteQuestions : public QObject {
         return std::make_unique<once::test::ServeProcess>(
             model_.args() + QStringList{"--codebook", QString::fromStdString(model_.codebook),
                                         "--api-key-file", QString::fromStdString(dir_ + "/key")});
-    }
-
-    /// The studio's video, codebook and model folder, on the server's token grid.
-    static void openInputs(StudioSession& session, const once::test::TinyServeModel& m) {
-        PipelineSettings s = session.pipelineSettings();
-        s.backbone = QStringLiteral("llava-onevision");
-        s.sampling = QStringLiteral("uniform:4");
-        s.poolStride = 2;
-        s.dtype = QStringLiteral("float32");
-        session.setPipelineSettings(s);
-        session.openModelFolder(QString::fromStdString(m.model));
-        session.openVideo(QString::fromStdString(m.clip));
-        session.openCodebook(QString::fromStdString(m.codebook));
-        session.setBudget(kBudget);
     }
 
     /// Connects `session` through the dialog with `key`; returns the dialog's status line.
@@ -162,7 +149,7 @@ class TestRemoteQuestions : public QObject {
         StudioSession session;
         QuestionPanel panel(&session);
         QSignalSpy errors(&session, &StudioSession::errorOccurred);
-        openInputs(session, model_);
+        once::studio::test::openRemoteInputs(session, model_, kBudget);
         QVERIFY(once::studio::test::waitForResult(session, session.method(), kBudget));
         QVERIFY2(errors.isEmpty(),
                  errors.isEmpty() ? "" : qPrintable(errors.first().at(1).toString()));
@@ -249,7 +236,7 @@ class TestRemoteQuestions : public QObject {
         QVERIFY2(!doomed->url().isEmpty(), qPrintable(doomed->error()));
         StudioSession session;
         QuestionPanel panel(&session);
-        openInputs(session, model_);
+        once::studio::test::openRemoteInputs(session, model_, kBudget);
         QVERIFY(once::studio::test::waitForResult(session, session.method(), kBudget));
         QVERIFY(connectWith(session, doomed->url(), QString::fromLatin1(kKey), false)
                     .contains(QLatin1String("Connected")));

@@ -1,0 +1,27 @@
+#pragma once
+// What the studio's client-mode suites share: the session opened on the serve suites' tiny
+// LLaVA-OneVision (serve/serve_process.h) with the server's token grid (sampling uniform:4, pool
+// stride 2), so that a server's kept groups fit the overlay.
+#include <cstdint>
+
+#include "serve/serve_process.h"
+#include "session/studio_session.h"
+
+namespace once::studio::test {
+
+/// The studio's video, codebook and model folder of `m`, at `budget`.
+inline void openRemoteInputs(StudioSession& session, const once::test::TinyServeModel& m,
+                             std::int64_t budget) {
+    PipelineSettings s = session.pipelineSettings();
+    s.backbone = QStringLiteral("llava-onevision");
+    s.sampling = QStringLiteral("uniform:4");
+    s.poolStride = 2;
+    s.dtype = QStringLiteral("float32");
+    session.setPipelineSettings(s);
+    session.openModelFolder(QString::fromStdString(m.model));
+    session.openVideo(QString::fromStdString(m.clip));
+    session.openCodebook(QString::fromStdString(m.codebook));
+    session.setBudget(budget);
+}
+
+}  // namespace once::studio::test
