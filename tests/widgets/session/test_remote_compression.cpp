@@ -38,6 +38,19 @@ int compressionsServed(const once::test::ServeProcess& server) {
     return at == std::string::npos ? 0 : std::stoi(m.substr(at + std::strlen(kCompressed)));
 }
 
+/// Waits until the server has no request in flight (a cancelled answer frees its slot when the
+/// server notices the client left, which on a loaded machine takes a moment).
+bool serverIdle(const once::test::ServeProcess& server) {
+    for (int i = 0; i < 600; ++i) {
+        const std::string m = once::test::curl(server.url() + "/metrics", {}).body;
+        if (m.find("\nonce_requests_in_flight 0\n") != std::string::npos) {
+            return true;
+        }
+        QTest::qWait(100);
+    }
+    return false;
+}
+
 /// Waits until the session is idle with a result at `budget` computed on `machine` ("" here).
 bool waitForResultOn(StudioSession& session, std::int64_t budget, const QString& machine) {
     QElapsedTimer timer;
@@ -226,7 +239,9 @@ class TestRemoteCompression : public QObject {
         const QString notice = notices.last().at(0).toString();
         QVERIFY2(notice.contains(QLatin1String("server busy, retry in 1 s")), qPrintable(notice));
         QVERIFY(s.session.remote()->isConnected());  // the session goes on, connected
-        // The held answer is cancelled: the next budget is the server's again.
+        // The held answer is cancelled: once the server has freed its slot, the next budget is
+        // the server's again.
+        QVERIFY(serverIdle(*busy));
         s.panel.spinBox()->setValue(13);
         QVERIFY(waitForResultOn(s.session, 13, machine));
     }
