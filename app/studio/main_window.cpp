@@ -29,17 +29,16 @@
 #include <algorithm>
 
 #include "app_settings.h"
+#include "batch/batch_panel.h"
 #include "budget/budget_panel.h"
-#include "charts/chart_widget.h"
 #include "charts/budget_latency_chart.h"
+#include "charts/chart_widget.h"
 #include "charts/charts_panel.h"
 #include "codebook/codebook.h"
-#include "explorer/codebook_explorer.h"
-#include "inspector/patch_inspector.h"
-#include "projector/codebook_projector.h"
 #include "compare/ab_compare_view.h"
-#include "batch/batch_panel.h"
+#include "explorer/codebook_explorer.h"
 #include "help_dialogs.h"
+#include "inspector/patch_inspector.h"
 #include "io/file_kind.h"
 #include "overlay/frame_overlay_view.h"
 #include "overlay/frame_strip.h"
@@ -47,6 +46,7 @@
 #include "overlay/overlay_controls.h"
 #include "player/clip_exporter.h"
 #include "player/video_player_panel.h"
+#include "projector/codebook_projector.h"
 #include "question/connect_server_dialog.h"
 #include "question/question_panel.h"
 #include "recent_files_menu.h"
@@ -794,8 +794,9 @@ QString MainWindow::engineMessageNote() {
 }
 
 QString MainWindow::sweepCancelledMessage() {
-    return tr("Budget sweep cancelled: the chart keeps the budgets measured before the cancel, "
-              "or what it showed before when none was.");
+    return tr(
+        "Budget sweep cancelled: the chart keeps the budgets measured before the cancel, "
+        "or what it showed before when none was.");
 }
 
 QString MainWindow::readyMessage() {

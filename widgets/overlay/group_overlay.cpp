@@ -222,8 +222,7 @@ void GroupOverlay::setInspectedToken(int token) {
 }
 
 QColor GroupOverlay::fillColour(int token) const {
-    if (mode_ == ColourMode::Residual && token >= 0 &&
-        token < static_cast<int>(residual_.size())) {
+    if (mode_ == ColourMode::Residual && token >= 0 && token < static_cast<int>(residual_.size())) {
         // Dropped tokens too: their residual is to k̂, and the hatching still marks them.
         return residualColour(residualMax_ > 0 ? residual_[token] / residualMax_ : 0.0);
     }

@@ -1,8 +1,8 @@
 #pragma once
 // Draws one sampled frame with its codeword groups: the frame (or a neutral background), every
 // patch filled with its group's colour at the overlay's opacity, group outlines, dropped tokens
-// hatched, the selected group outlined while the rest is dimmed, and the inspected patch ringed. Shared by the large view
-// and the thumbnail strip so both always agree.
+// hatched, the selected group outlined while the rest is dimmed, and the inspected patch ringed.
+// Shared by the large view and the thumbnail strip so both always agree.
 #include <QImage>
 #include <QRectF>
 
