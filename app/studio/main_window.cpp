@@ -292,6 +292,11 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
         scroll->setWidget(widget);
         dock->setWidget(scroll);
     }
+    // A scroll area's own minimum (about 70 px: room for both scroll bars' arrows) in every
+    // stack of docks made the window 400 px tall at least: more than QT_SCALE_FACTOR=2 leaves
+    // on a 1366 x 768 screen (384; issue 30, item 10). Its panel scrolls in less.
+    constexpr int kDockContentMinHeight = 48;
+    dock->widget()->setMinimumHeight(kDockContentMinHeight);
     addDockWidget(area, dock);
     return dock;
 }

@@ -42,7 +42,8 @@ class FrameOverlayView : public QWidget {
     QMenu* createContextMenu(const QPoint& pos);
 
     QSize sizeHint() const override { return {720, 480}; }
-    QSize minimumSizeHint() const override { return {200, 150}; }
+    /// Small enough that the window fits 1366 x 768 at QT_SCALE_FACTOR=2 (issue 30, item 10).
+    QSize minimumSizeHint() const override { return {160, 96}; }
 
   public slots:
     /// Interactive exports (file dialogs; failures in a message box).

@@ -30,7 +30,9 @@ QSize FrameStrip::sizeHint() const {
     return {720, 132};
 }
 QSize FrameStrip::minimumSizeHint() const {
-    return {160, 80};
+    // One row of the smallest thumbnails (thumbHeight()) and the scroll bar: with the frame
+    // view's minimum, the window still fits 1366 x 768 at QT_SCALE_FACTOR=2 (683 x 384).
+    return {120, 48};
 }
 
 int FrameStrip::thumbHeight() const {

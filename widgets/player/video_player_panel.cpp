@@ -6,7 +6,6 @@
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
-#include <QPainter>
 #include <QSlider>
 #include <QStyle>
 #include <QTimer>
@@ -18,6 +17,7 @@
 #include "overlay/group_overlay.h"
 #include "player/clip_exporter.h"
 #include "player/playback_buffer.h"
+#include "player/playback_view.h"
 
 namespace once::studio {
 namespace {
@@ -31,36 +31,12 @@ constexpr int kTickMs = 15;
 constexpr double kDefaultFps = 25.0;
 }  // namespace
 
-PlaybackView::PlaybackView(QWidget* parent) : QWidget(parent) {
-    setAttribute(Qt::WA_OpaquePaintEvent);
-    setMinimumSize(160, 90);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-}
-
-void PlaybackView::setImage(const QImage& image) {
-    image_ = image;
-    update();
-}
-
-void PlaybackView::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    p.fillRect(rect(), Qt::black);
-    if (image_.isNull()) {
-        return;
-    }
-    const QSize fitted = image_.size().scaled(size(), Qt::KeepAspectRatio);
-    const QRect target(QPoint((width() - fitted.width()) / 2, (height() - fitted.height()) / 2),
-                       fitted);
-    p.setRenderHint(QPainter::SmoothPixmapTransform);
-    p.drawImage(target, image_);
-}
-
 VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     : QWidget(parent),
       overlay_(overlay),
       buffer_(new PlaybackBuffer(this)),
       clipExporter_(new ClipExporter(overlay, this)) {
-    view_ = new PlaybackView(this);
+    view_ = new PlaybackView(overlay_, this);
     view_->setContextMenuPolicy(Qt::ActionsContextMenu);
     view_->addAction(clipExporter_->action());
     exportClip_ = new QToolButton(this);
@@ -87,6 +63,9 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     speed_->setToolTip(tr("Playback speed"));
     loop_ = new QCheckBox(tr("Loop"), this);
     loop_->setToolTip(tr("Start again from the beginning at the end of the clip"));
+    groups_ = new QCheckBox(tr("Groups"), this);
+    groups_->setChecked(true);
+    groups_->setToolTip(tr("Draw the codeword groups of the sampled frame shown over the video"));
     position_ = new QSlider(Qt::Horizontal, this);
     position_->setAccessibleName(tr("Playback position"));
     position_->setMinimumWidth(60);
@@ -106,6 +85,7 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     auto* options = new QHBoxLayout;
     options->addWidget(speed_);
     options->addWidget(loop_);
+    options->addWidget(groups_);
     options->addStretch(1);
     options->addWidget(exportClip_);
     auto* layout = new QVBoxLayout(this);
@@ -122,6 +102,7 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
         base_ = playhead_;  // the new speed counts from here
         elapsed_.restart();
     });
+    connect(groups_, &QCheckBox::toggled, view_, &PlaybackView::setShowsGroups);
     connect(position_, &QSlider::sliderMoved, this, [this](int ms) { seek(ms / 1000.0); });
     connect(clock_, &QTimer::timeout, this, &VideoPlayerPanel::tick);
     connect(buffer_, &PlaybackBuffer::opened, this, &VideoPlayerPanel::updateDuration);
@@ -158,7 +139,7 @@ void VideoPlayerPanel::setSource(const QString& path) {
     playhead_ = base_ = 0;
     duration_ = 0;
     shownTime_ = -1;
-    view_->setImage(QImage());
+    view_->setFrame(QImage(), -1);
     buffer_->open(playable_ ? path : QString());
     clipExporter_->setVideo(playable_ ? path : QString());
     for (QWidget* w : {static_cast<QWidget*>(play_), static_cast<QWidget*>(stepBack_),
@@ -297,7 +278,7 @@ void VideoPlayerPanel::showFrameAt(double seconds) {
     const PlaybackBuffer::Frame f = buffer_->frameAt(seconds);
     if (!f.image.isNull() && f.time != shownTime_) {
         shownTime_ = f.time;
-        view_->setImage(f.image);
+        view_->setFrame(f.image, f.time);
     }
 }
 

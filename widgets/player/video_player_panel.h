@@ -1,13 +1,15 @@
 #pragma once
 // Playback of the opened video, tied to the overlay (issue 30): the frames come from the core's
 // own decoder on a worker (player/playback_buffer.h), so no third-party playback engine can take
-// the studio down on a file the core reads. While playing, the sampled frame at or before the
-// playhead becomes the overlay's current frame; choosing a frame in the strip moves the playhead
-// there. Play/pause, frame steps, speed and loop; the picture plays without sound. The clip with
-// the groups on every frame is exported from here (player/clip_exporter.h).
+// the studio down on a file the core reads. The picture shows the codeword groups of the sampled
+// frame at or before the playhead (player/playback_view.h), and while playing that sampled frame
+// becomes the overlay's current frame; choosing a frame in the strip moves the playhead there.
+// Play/pause, frame steps, speed and loop; the picture plays without sound. The clip with the
+// groups on every frame is exported from here (player/clip_exporter.h).
 #include <QElapsedTimer>
-#include <QImage>
 #include <QWidget>
+
+#include "player/playback_view.h"  // view() is part of the panel's interface
 
 class QCheckBox;
 class QComboBox;
@@ -21,22 +23,6 @@ namespace once::studio {
 class ClipExporter;
 class GroupOverlay;
 class PlaybackBuffer;
-
-/// The picture of the player: the current image fitted into the widget, black around it.
-class PlaybackView : public QWidget {
-    Q_OBJECT
-  public:
-    explicit PlaybackView(QWidget* parent = nullptr);
-    void setImage(const QImage& image);
-    const QImage& image() const { return image_; }
-    QSize sizeHint() const override { return {320, 180}; }
-
-  protected:
-    void paintEvent(QPaintEvent* event) override;
-
-  private:
-    QImage image_;
-};
 
 class VideoPlayerPanel : public QWidget {
     Q_OBJECT
@@ -53,6 +39,8 @@ class VideoPlayerPanel : public QWidget {
     QToolButton* stepForwardButton() const { return stepForward_; }
     QComboBox* speedBox() const { return speed_; }
     QCheckBox* loopBox() const { return loop_; }
+    /// "Groups": the codeword groups drawn over the playing picture (on by default).
+    QCheckBox* groupsBox() const { return groups_; }
     QSlider* positionSlider() const { return position_; }
     PlaybackView* view() const { return view_; }
     PlaybackBuffer* buffer() const { return buffer_; }
@@ -105,6 +93,7 @@ class VideoPlayerPanel : public QWidget {
     QToolButton* stepForward_;
     QComboBox* speed_;
     QCheckBox* loop_;
+    QCheckBox* groups_;
     QSlider* position_;
     QLabel* time_;
     QLabel* note_;
