@@ -82,14 +82,19 @@ std::int64_t VideoWriter::Impl::seekPacket(void* opaque, std::int64_t offset, in
     return at < 0 ? AVERROR(errno) : std::int64_t(at);
 }
 
-/// Opens the first of the candidate encoders that opens (libx264, then mpeg4 for MP4).
+/// Opens the first of the candidate encoders that opens (for MP4: mp4Codec's, libx264 then mpeg4
+/// for automatic).
 void VideoWriter::Impl::openEncoder(AVRational rate) {
     std::vector<const AVCodec*> candidates;
     if (gif) {
         candidates.push_back(avcodec_find_encoder(AV_CODEC_ID_GIF));
     } else {
-        candidates.push_back(avcodec_find_encoder_by_name("libx264"));
-        candidates.push_back(avcodec_find_encoder(AV_CODEC_ID_MPEG4));
+        if (mp4Codec != Mp4Codec::mpeg4) {
+            candidates.push_back(avcodec_find_encoder_by_name("libx264"));
+        }
+        if (mp4Codec != Mp4Codec::h264) {
+            candidates.push_back(avcodec_find_encoder(AV_CODEC_ID_MPEG4));
+        }
     }
     int rc = AVERROR_ENCODER_NOT_FOUND;
     for (const AVCodec* c : candidates) {
@@ -135,7 +140,11 @@ void VideoWriter::Impl::openEncoder(AVRational rate) {
             return;
         }
     }
-    failed("no encoder for " + std::string(gif ? "GIF" : "MP4") + " opens", rc, "encoder");
+    const std::string wanted = gif                          ? "GIF"
+                               : mp4Codec == Mp4Codec::h264  ? "MP4 (H.264, libx264)"
+                               : mp4Codec == Mp4Codec::mpeg4 ? "MP4 (MPEG-4 Part 2)"
+                                                             : "MP4";
+    failed("no encoder for " + wanted + " opens", rc, "encoder");
 }
 
 void VideoWriter::Impl::open(double fps, OutputReplace replace) {

@@ -21,6 +21,7 @@ namespace once {
 struct VideoWriter::Impl {
     std::string path, codec;
     bool gif = false;                               ///< GIF, else MP4
+    Mp4Codec mp4Codec = Mp4Codec::automatic;
     int width = 0, height = 0, outW = 0, outH = 0;  ///< frames given, frames in the file
     std::int64_t frames = 0;
     bool finished = false;
@@ -47,7 +48,8 @@ struct VideoWriter::Impl {
     [[noreturn]] void failed(const std::string& what, int rc, const std::string& field) const;
     static int writePacket(void* opaque, std::uint8_t* buf, int size);
     static std::int64_t seekPacket(void* opaque, std::int64_t offset, int whence);
-    /// Opens the first of the candidate encoders that opens (libx264, then mpeg4 for MP4).
+    /// Opens the first of the candidate encoders that opens (for MP4: mp4Codec's, libx264 then
+    /// mpeg4 for automatic).
     void openEncoder(AVRational rate);
     /// Sends `f` (null: the end) to the encoder and writes the packets it gives back.
     void encode(AVFrame* f);

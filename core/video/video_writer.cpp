@@ -27,6 +27,7 @@ Kind kindOf(const std::string& path) {
 struct VideoWriter::Impl {
     std::string path, codec;
     bool gif = false;
+    Mp4Codec mp4Codec = Mp4Codec::automatic;
     int width = 0, height = 0, outW = 0, outH = 0;
     std::int64_t frames = 0;
     bool finished = false;
@@ -45,7 +46,7 @@ bool isWritableVideoPath(const std::string& path) {
 }
 
 VideoWriter::VideoWriter(const std::string& path, int width, int height, double fps,
-                         OutputReplace replace)
+                         OutputReplace replace, Mp4Codec mp4Codec)
     : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
     m.path = path;
@@ -62,6 +63,7 @@ VideoWriter::VideoWriter(const std::string& path, int width, int height, double 
              std::to_string(width) + "x" + std::to_string(height));
     }
     m.gif = kind == Kind::gif;
+    m.mp4Codec = mp4Codec;
     const double maxFps = m.gif ? kMaxGifFps : kMaxWriterFps;
     if (!(fps > 0 && fps <= maxFps)) {
         fail("the frame rate is outside what the format takes", path, "fps",

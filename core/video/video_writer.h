@@ -38,6 +38,12 @@ constexpr double kMaxWriterFps = 1000;
 /// down, so a GIF is at most 50 frames a second.
 constexpr double kMaxGifFps = 50;
 
+/// The MP4 encoder. `automatic` takes H.264 (libx264) when the installed libavcodec has it and
+/// FFmpeg's native MPEG-4 Part 2 encoder otherwise — FFmpeg builds without libx264 exist (some
+/// distributions leave it out for its patents). `h264` and `mpeg4` ask for one of them: an
+/// absent or failing encoder is an error then, not a silent switch.
+enum class Mp4Codec { automatic, h264, mpeg4 };
+
 /// Layout of the pixels handed to write().
 enum class WriterPixels {
     rgb24,  ///< R, G, B bytes
@@ -52,8 +58,10 @@ class VideoWriter {
     /// 1..kMaxWrittenSide or above kMaxWrittenFramePixels, a frame rate outside
     /// (0, kMaxWriterFps] (kMaxGifFps for GIF), an output path `replace` refuses, a folder that
     /// cannot take the file, or an encoder FFmpeg cannot open (with FFmpeg's error text).
+    /// `mp4Codec` chooses the MP4 encoder (ignored for GIF).
     VideoWriter(const std::string& path, int width, int height, double fps,
-                OutputReplace replace = OutputReplace::regularFile);
+                OutputReplace replace = OutputReplace::regularFile,
+                Mp4Codec mp4Codec = Mp4Codec::automatic);
     /// Without finish(): removes the temporary file; the path keeps what it had.
     ~VideoWriter();
     VideoWriter(const VideoWriter&) = delete;
