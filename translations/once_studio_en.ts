@@ -3148,6 +3148,14 @@
         <source>Start again from the beginning at the end of the clip</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Groups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw the codeword groups of the sampled frame shown over the video</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>once::studio::methods</name>

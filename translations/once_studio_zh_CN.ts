@@ -3133,6 +3133,14 @@
         <source>Start again from the beginning at the end of the clip</source>
         <translation>片段结束时从头重新开始</translation>
     </message>
+    <message>
+        <source>Groups</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>Draw the codeword groups of the sampled frame shown over the video</source>
+        <translation>在视频上绘制所显示采样帧的码字分组</translation>
+    </message>
 </context>
 <context>
     <name>once::studio::methods</name>
