@@ -30,16 +30,7 @@ namespace {
 constexpr QSize kLaptop{1366, 768 - 40};  // the screen less a title bar
 
 bool idle(BackgroundTask* task) {
-    for (int i = 0; i < 50; ++i) {
-        QTest::qWait(30);
-        if (!task->isRunning()) {
-            return true;
-        }
-        if (!task->wait(120000)) {
-            return false;
-        }
-    }
-    return false;
+    return test::waitTaskIdle(task);
 }
 
 QDockWidget* dock(MainWindow& window, const char* name) {

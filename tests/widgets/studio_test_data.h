@@ -12,6 +12,7 @@
 #include "codebook/codebook.h"
 #include "session/studio_session.h"
 #include "session/video_data.h"
+#include "tasks/background_task.h"
 
 namespace once::studio::test {
 
@@ -58,6 +59,21 @@ inline std::shared_ptr<const once::Codebook> codebookFrom(const VideoData& v, st
 }
 
 /// Processes events until the session has no work left (and has a result when `needResult`).
+/// Waits until a view's worker is idle — also when a request that came while it ran started it
+/// again after it ended (the inspector's, the projector's and the A/B view's pattern).
+inline bool waitTaskIdle(BackgroundTask* task, int timeoutMs = 120000) {
+    for (int i = 0; i < 50; ++i) {
+        QTest::qWait(20);
+        if (!task->isRunning()) {
+            return true;
+        }
+        if (!task->wait(timeoutMs)) {
+            return false;
+        }
+    }
+    return false;
+}
+
 inline bool waitIdle(StudioSession& session, int timeoutMs = 120000, bool needResult = true) {
     QElapsedTimer timer;
     timer.start();
