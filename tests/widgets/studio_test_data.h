@@ -58,9 +58,8 @@ inline std::shared_ptr<const once::Codebook> codebookFrom(const VideoData& v, st
         once::Codebook::fromTensor(flat.index_select(0, rows).contiguous(), "demo"));
 }
 
-/// Processes events until the session has no work left (and has a result when `needResult`).
-/// Waits until a view's worker is idle — also when a request that came while it ran started it
-/// again after it ended (the inspector's, the projector's and the A/B view's pattern).
+/// Waits until a view's worker is idle — also when a request that came while it ran started
+/// once it ended (tasks/latest_request.h: the inspector, the projector, the A/B view).
 inline bool waitTaskIdle(BackgroundTask* task, int timeoutMs = 120000) {
     for (int i = 0; i < 50; ++i) {
         QTest::qWait(20);
@@ -74,6 +73,7 @@ inline bool waitTaskIdle(BackgroundTask* task, int timeoutMs = 120000) {
     return false;
 }
 
+/// Processes events until the session has no work left (and has a result when `needResult`).
 inline bool waitIdle(StudioSession& session, int timeoutMs = 120000, bool needResult = true) {
     QElapsedTimer timer;
     timer.start();
