@@ -9,9 +9,12 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QMenu>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QtTest>
 
+#include "compare/ab_answers.h"
 #include "compare/ab_compare_view.h"
 #include "inspector/patch_inspector.h"
 #include "main_window.h"
@@ -160,7 +163,18 @@ class TestInspectionViews : public QObject {
         QCOMPARE(a->budget, window.session()->budget());
         QCOMPARE(b->budget, window.session()->budget() / 2);
         QVERIFY(compare->difference().moved > 0);
+        // The demo encoder has no language model: Ask Both is off and says what to load.
+        QVERIFY(!compare->answers()->askButton()->isEnabled());
+        QVERIFY2(compare->answers()->askButton()->toolTip().contains(QStringLiteral("model")),
+                 qPrintable(compare->answers()->askButton()->toolTip()));
         window.resizeDocks({compareDock}, {330}, Qt::Vertical);
+        // The picture shows the answers row too: the dock's scroll area brought down to it.
+        for (QWidget* w = compare->parentWidget(); w; w = w->parentWidget()) {
+            if (auto* area = qobject_cast<QScrollArea*>(w)) {
+                area->ensureWidgetVisible(compare->answers());
+                break;
+            }
+        }
         QTest::qWait(100);
         const QImage shot =
             test::saveScreenshot(window, QStringLiteral("studio_ab_compare_1366x768.png"));
