@@ -8,6 +8,7 @@
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
@@ -23,6 +24,7 @@
 #include "overlay/overlay_controls.h"
 #include "projector/codebook_projector.h"
 #include "projector/projection_chart.h"
+#include "question/question_panel.h"
 #include "session/studio_session.h"
 #include "studio_fixture.h"
 #include "tasks/background_task.h"
@@ -167,6 +169,15 @@ class TestInspectionViews : public QObject {
         QVERIFY(!compare->answers()->askButton()->isEnabled());
         QVERIFY2(compare->answers()->askButton()->toolTip().contains(QStringLiteral("model")),
                  qPrintable(compare->answers()->askButton()->toolTip()));
+        // Its question follows the Question panel's until one is typed here.
+        QLineEdit* own = compare->answers()->questionEdit();
+        window.questionPanel()->questionEdit()->setText(QStringLiteral("Who is speaking?"));
+        QCOMPARE(own->text(), QStringLiteral("Who is speaking?"));
+        own->setFocus();
+        QTest::keyClicks(own, QStringLiteral(" Why?"));
+        window.questionPanel()->questionEdit()->setText(QStringLiteral("Where are they?"));
+        QCOMPARE(own->text(), QStringLiteral("Who is speaking? Why?"));
+        own->clear();
         window.resizeDocks({compareDock}, {330}, Qt::Vertical);
         // The picture shows the answers row too: the dock's scroll area brought down to it.
         for (QWidget* w = compare->parentWidget(); w; w = w->parentWidget()) {
