@@ -406,6 +406,76 @@
     </message>
 </context>
 <context>
+    <name>once::studio::AbAnswers</name>
+    <message>
+        <source>A question about the video, asked under A and under B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question for both sides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most tokens of each answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask &amp;Both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server answers about a video file: open the video itself, not its feature file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a video to ask about it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both answers come from %1 (remote), with its model and codebook.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answering needs a model folder with a language model: File ▸ Open Model Folder… (or File ▸ Connect to Server…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Both answers come from %1 on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer the question under A&apos;s settings, then under B&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answering…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answering under A and B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output token(s)</source>
+        <translation>
+            <numerusform>%n output token</numerusform>
+            <numerusform>%n output tokens</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>once::studio::AbCompareView</name>
     <message>
         <source>A</source>

@@ -406,6 +406,75 @@
     </message>
 </context>
 <context>
+    <name>once::studio::AbAnswers</name>
+    <message>
+        <source>A question about the video, asked under A and under B</source>
+        <translation>关于视频的问题，分别按 A 和 B 的设置提问</translation>
+    </message>
+    <message>
+        <source>Question for both sides</source>
+        <translation>两边共用的问题</translation>
+    </message>
+    <message>
+        <source>max </source>
+        <translation>最多 </translation>
+    </message>
+    <message>
+        <source>Most tokens of each answer</source>
+        <translation>每个回答的最多令牌数</translation>
+    </message>
+    <message>
+        <source>Ask &amp;Both</source>
+        <translation>两边都问(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>The server answers about a video file: open the video itself, not its feature file.</source>
+        <translation>服务器针对视频文件作答：请打开视频本身，而不是它的特征文件。</translation>
+    </message>
+    <message>
+        <source>Open a video to ask about it.</source>
+        <translation>请先打开一个视频再提问。</translation>
+    </message>
+    <message>
+        <source>Both answers come from %1 (remote), with its model and codebook.</source>
+        <translation>两个回答都来自 %1（远程），使用其模型和码本。</translation>
+    </message>
+    <message>
+        <source>Answering needs a model folder with a language model: File ▸ Open Model Folder… (or File ▸ Connect to Server…).</source>
+        <translation>回答问题需要带语言模型的模型文件夹：文件 ▸ 打开模型文件夹…（或 文件 ▸ 连接到服务器…）。</translation>
+    </message>
+    <message>
+        <source>Both answers come from %1 on this machine.</source>
+        <translation>两个回答都由本机上的 %1 给出。</translation>
+    </message>
+    <message>
+        <source>Answer the question under A&apos;s settings, then under B&apos;s</source>
+        <translation>先按 A 的设置回答问题，再按 B 的设置回答</translation>
+    </message>
+    <message>
+        <source>Answering…</source>
+        <translation>正在作答…</translation>
+    </message>
+    <message>
+        <source>Answering under A and B</source>
+        <translation>按 A 和 B 作答</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output token(s)</source>
+        <translation>
+            <numerusform>%n 个输出令牌</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>once::studio::AbCompareView</name>
     <message>
         <source>A</source>

@@ -11,6 +11,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeyEvent>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -35,6 +36,7 @@
 #include "charts/chart_widget.h"
 #include "charts/charts_panel.h"
 #include "codebook/codebook.h"
+#include "compare/ab_answers.h"
 #include "compare/ab_compare_view.h"
 #include "explorer/codebook_explorer.h"
 #include "help_dialogs.h"
@@ -87,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
     taskStatus_->track(question_->task());
     taskStatus_->track(explorer_->task(), 400);
     taskStatus_->track(player_->clipExporter()->task());
+    taskStatus_->track(compare_->answers()->task());
     statusBar()->addPermanentWidget(taskStatus_);
     statusBar()->showMessage(readyMessage());
 
@@ -357,6 +360,9 @@ void MainWindow::createDocks() {
         addDock(compare_, tr("A/B"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
     compare_->setActive(false);
     connect(compare, &QDockWidget::visibilityChanged, compare_, &AbCompareView::setActive);
+    // The A/B answers start from the question panel's question (until one is typed there).
+    connect(question_->questionEdit(), &QLineEdit::textChanged, compare_->answers(),
+            &AbAnswers::offerQuestion);
     // `once bench` over a folder of videos (view 17); its table goes to Budget vs latency.
     batch_ = new BatchPanel(session_, this);
     QDockWidget* batch =
@@ -505,6 +511,7 @@ void MainWindow::createMenus() {
             trainer_->cancel();
         }
         question_->task()->cancel();
+        compare_->answers()->task()->cancel();
     });
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
 
@@ -906,6 +913,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     // Cancel and join every worker before the widgets they report to go away.
     session_->shutdown();
     question_->shutdown();
+    compare_->answers()->task()->cancelAndWait();
     trainer_->shutdown();
     AppSettings().setWindowLayout(saveGeometry(), saveState());
     delete autosave_;  // a clean end: nothing to offer back at the next start

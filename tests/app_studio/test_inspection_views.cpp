@@ -8,10 +8,14 @@
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QMenu>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QtTest>
 
+#include "compare/ab_answers.h"
 #include "compare/ab_compare_view.h"
 #include "inspector/patch_inspector.h"
 #include "main_window.h"
@@ -20,6 +24,7 @@
 #include "overlay/overlay_controls.h"
 #include "projector/codebook_projector.h"
 #include "projector/projection_chart.h"
+#include "question/question_panel.h"
 #include "session/studio_session.h"
 #include "studio_fixture.h"
 #include "tasks/background_task.h"
@@ -30,16 +35,7 @@ namespace {
 constexpr QSize kLaptop{1366, 768 - 40};  // the screen less a title bar
 
 bool idle(BackgroundTask* task) {
-    for (int i = 0; i < 50; ++i) {
-        QTest::qWait(30);
-        if (!task->isRunning()) {
-            return true;
-        }
-        if (!task->wait(120000)) {
-            return false;
-        }
-    }
-    return false;
+    return test::waitTaskIdle(task);
 }
 
 QDockWidget* dock(MainWindow& window, const char* name) {
@@ -169,7 +165,27 @@ class TestInspectionViews : public QObject {
         QCOMPARE(a->budget, window.session()->budget());
         QCOMPARE(b->budget, window.session()->budget() / 2);
         QVERIFY(compare->difference().moved > 0);
+        // The demo encoder has no language model: Ask Both is off and says what to load.
+        QVERIFY(!compare->answers()->askButton()->isEnabled());
+        QVERIFY2(compare->answers()->askButton()->toolTip().contains(QStringLiteral("model")),
+                 qPrintable(compare->answers()->askButton()->toolTip()));
+        // Its question follows the Question panel's until one is typed here.
+        QLineEdit* own = compare->answers()->questionEdit();
+        window.questionPanel()->questionEdit()->setText(QStringLiteral("Who is speaking?"));
+        QCOMPARE(own->text(), QStringLiteral("Who is speaking?"));
+        own->setFocus();
+        QTest::keyClicks(own, QStringLiteral(" Why?"));
+        window.questionPanel()->questionEdit()->setText(QStringLiteral("Where are they?"));
+        QCOMPARE(own->text(), QStringLiteral("Who is speaking? Why?"));
+        own->clear();
         window.resizeDocks({compareDock}, {330}, Qt::Vertical);
+        // The picture shows the answers row too: the dock's scroll area brought down to it.
+        for (QWidget* w = compare->parentWidget(); w; w = w->parentWidget()) {
+            if (auto* area = qobject_cast<QScrollArea*>(w)) {
+                area->ensureWidgetVisible(compare->answers());
+                break;
+            }
+        }
         QTest::qWait(100);
         const QImage shot =
             test::saveScreenshot(window, QStringLiteral("studio_ab_compare_1366x768.png"));

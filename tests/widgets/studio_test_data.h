@@ -12,6 +12,7 @@
 #include "codebook/codebook.h"
 #include "session/studio_session.h"
 #include "session/video_data.h"
+#include "tasks/background_task.h"
 
 namespace once::studio::test {
 
@@ -55,6 +56,21 @@ inline std::shared_ptr<const once::Codebook> codebookFrom(const VideoData& v, st
     const at::Tensor rows = at::linspace(0, flat.size(0) - 1, k).round().to(at::kLong);
     return std::make_shared<const once::Codebook>(
         once::Codebook::fromTensor(flat.index_select(0, rows).contiguous(), "demo"));
+}
+
+/// Waits until a view's worker is idle — also when a request that came while it ran started
+/// once it ended (tasks/latest_request.h: the inspector, the projector, the A/B view).
+inline bool waitTaskIdle(BackgroundTask* task, int timeoutMs = 120000) {
+    for (int i = 0; i < 50; ++i) {
+        QTest::qWait(20);
+        if (!task->isRunning()) {
+            return true;
+        }
+        if (!task->wait(timeoutMs)) {
+            return false;
+        }
+    }
+    return false;
 }
 
 /// Processes events until the session has no work left (and has a result when `needResult`).

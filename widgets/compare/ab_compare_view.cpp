@@ -11,6 +11,7 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include "compare/ab_answers.h"
 #include "compare/difference_view.h"
 #include "compress/compression.h"
 #include "compress/prepared_compressor.h"
@@ -19,6 +20,7 @@
 #include "session/methods.h"
 #include "session/studio_session.h"
 #include "tasks/background_task.h"
+#include "tasks/latest_request.h"
 
 namespace once::studio {
 namespace {
@@ -40,7 +42,11 @@ QString legendSwatch(std::uint8_t state, const QString& text) {
 }  // namespace
 
 AbCompareView::AbCompareView(StudioSession* session, GroupOverlay* frames, QWidget* parent)
-    : QWidget(parent), session_(session), frames_(frames), task_(new BackgroundTask(this)) {
+    : QWidget(parent),
+      session_(session),
+      frames_(frames),
+      runner_(new LatestRequestRunner(this)),
+      answers_(new AbAnswers(session, this)) {
     auto* grid = new QGridLayout(this);
     grid->addWidget(buildSide(A, tr("A")), 0, 0);
     grid->addWidget(buildSide(B, tr("B")), 0, 1);
@@ -54,6 +60,8 @@ AbCompareView::AbCompareView(StudioSession* session, GroupOverlay* frames, QWidg
     diffBox->addWidget(differenceLabel_);
     // Three columns: the view lives in the wide, low bottom dock area.
     grid->addLayout(diffBox, 0, 2);
+    grid->addWidget(answers_, 1, 0, 1, 2);
+    grid->setRowStretch(0, 1);
     for (int c = 0; c < 3; ++c) {
         grid->setColumnStretch(c, 1);
     }
@@ -65,19 +73,15 @@ AbCompareView::AbCompareView(StudioSession* session, GroupOverlay* frames, QWidg
             side.overlay->setCurrentFrame(t);
         }
     });
-    connect(task_, &BackgroundTask::failed, this,
+    connect(runner_, &LatestRequestRunner::failed, this,
             [this](const QString& message) { clearResults(message); });
-    connect(task_, &BackgroundTask::finished, this, [this] {
-        if (pending_) {
-            pending_ = false;
-            compare();
-        }
-    });
     onVideo();
 }
 
-AbCompareView::~AbCompareView() {
-    task_->cancelAndWait();
+AbCompareView::~AbCompareView() = default;  // the runner and the answers cancel and wait
+
+BackgroundTask* AbCompareView::task() const {
+    return runner_->task();
 }
 
 QWidget* AbCompareView::buildSide(Side s, const QString& title) {
@@ -107,13 +111,9 @@ QWidget* AbCompareView::buildSide(Side s, const QString& title) {
     layout->addWidget(side.stats);
     connect(side.method, &QComboBox::currentIndexChanged, this, [this, s] {
         refreshChoices(s);
-        stale_ = true;
-        compare();
+        sideChanged(s);
     });
-    connect(side.budget, &QSpinBox::valueChanged, this, [this] {
-        stale_ = true;
-        compare();
-    });
+    connect(side.budget, &QSpinBox::valueChanged, this, [this, s] { sideChanged(s); });
     return box;
 }
 
@@ -140,6 +140,15 @@ void AbCompareView::onVideo() {
             static_cast<int>(std::max<std::int64_t>(1, session_->budget() / 2)));
     }
     clearResults({});
+    for (const Side s : {A, B}) {
+        answers_->setSide(s, sides_[s].method->currentData().toString(), sides_[s].budget->value());
+    }
+    stale_ = true;
+    compare();
+}
+
+void AbCompareView::sideChanged(Side s) {
+    answers_->setSide(s, sides_[s].method->currentData().toString(), sides_[s].budget->value());
     stale_ = true;
     compare();
 }
@@ -167,8 +176,7 @@ void AbCompareView::setSide(Side s, const QString& method, std::int64_t budget) 
         refreshChoices(s);
         side.budget->setValue(static_cast<int>(budget));
     }
-    stale_ = true;
-    compare();
+    sideChanged(s);
 }
 
 void AbCompareView::setActive(bool active) {
@@ -196,10 +204,6 @@ void AbCompareView::compare() {
     if (!stale_ || !active_ || !isVisible() || session_->video().isEmpty()) {
         return;
     }
-    if (task_->isRunning()) {
-        pending_ = true;
-        return;
-    }
     stale_ = false;
     std::array<SideJob, 2> jobs;
     for (int s = 0; s < 2; ++s) {
@@ -208,6 +212,7 @@ void AbCompareView::compare() {
         job.method = side.method->currentData().toString();
         job.budget = side.budget->value();
         if (methods::needsCodebook(job.method) && !session_->codebook()) {
+            runner_->cancel();  // a comparison still running must not replace the message
             clearResults(tr("%1 needs a codebook: open one (File ▸ Open Codebook…).")
                              .arg(methods::title(job.method)));
             return;
@@ -220,7 +225,7 @@ void AbCompareView::compare() {
     }
     const once::EncodedVideo video = session_->video();
     const std::uint64_t generation = session_->codebookGeneration();
-    task_->start(
+    runner_->run(
         tr("Comparing %1 and %2")
             .arg(methods::title(jobs[0].method), methods::title(jobs[1].method)),
         [=, this](once::Progress& progress) -> BackgroundTask::Deliver {

@@ -5,7 +5,9 @@
 // another group or were dropped by one side; core/analysis/group_difference.h). The frame follows
 // the main view's. Each side uses the compressors the session prepared for this video, and
 // prepares (on the worker) what it lacks, handing it to the session so nothing is prepared twice.
-// Compares on every change of a side while its dock is in front; the widget only draws.
+// Compares on every change of a side while its dock is in front (the newest change wins:
+// tasks/latest_request.h); the widget only draws. Under the sides, the same question answered
+// under A's and B's settings (compare/ab_answers.h).
 #include <QWidget>
 #include <array>
 #include <cstdint>
@@ -23,10 +25,12 @@ struct CompressionResult;
 
 namespace once::studio {
 
+class AbAnswers;
 class BackgroundTask;
 class DifferenceView;
 class FrameOverlayView;
 class GroupOverlay;
+class LatestRequestRunner;
 class StudioSession;
 
 class AbCompareView : public QWidget {
@@ -47,7 +51,9 @@ class AbCompareView : public QWidget {
     DifferenceView* differenceView() const { return difference_; }
     const once::GroupDifference& difference() const { return diff_; }
     QString differenceText() const;
-    BackgroundTask* task() const { return task_; }
+    /// The comparison's worker.
+    BackgroundTask* task() const;
+    AbAnswers* answers() const { return answers_; }
 
     /// Sets a side (method registry name, budget) and compares.
     void setSide(Side s, const QString& method, std::int64_t budget);
@@ -71,6 +77,8 @@ class AbCompareView : public QWidget {
     void onVideo();
     /// Methods usable now (a codebook when needed), the budget range of the chosen one.
     void refreshChoices(Side s);
+    /// A side's settings changed: its answer may be stale, the comparison is.
+    void sideChanged(Side s);
     void compare();
     void clearResults(const QString& why);
 
@@ -79,10 +87,10 @@ class AbCompareView : public QWidget {
     std::array<SideWidgets, 2> sides_;
     DifferenceView* difference_;
     QLabel* differenceLabel_;
-    BackgroundTask* task_;
+    LatestRequestRunner* runner_;
+    AbAnswers* answers_;
     once::GroupDifference diff_;
     bool active_ = true;
-    bool pending_ = false;
     bool stale_ = true;
 };
 

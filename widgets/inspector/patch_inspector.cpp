@@ -15,6 +15,7 @@
 #include "overlay/group_overlay.h"
 #include "session/studio_session.h"
 #include "tasks/background_task.h"
+#include "tasks/latest_request.h"
 
 namespace once::studio {
 namespace {
@@ -33,7 +34,10 @@ QLabel* valueLabel(QWidget* parent) {
 }  // namespace
 
 PatchInspector::PatchInspector(StudioSession* session, GroupOverlay* overlay, QWidget* parent)
-    : QWidget(parent), session_(session), overlay_(overlay), task_(new BackgroundTask(this)) {
+    : QWidget(parent),
+      session_(session),
+      overlay_(overlay),
+      runner_(new LatestRequestRunner(this)) {
     heading_ = new QLabel(this);
     heading_->setWordWrap(true);
     group_ = valueLabel(this);
@@ -68,13 +72,7 @@ PatchInspector::PatchInspector(StudioSession* session, GroupOverlay* overlay, QW
     connect(session_, &StudioSession::resultChanged, this, &PatchInspector::refresh);
     connect(session_, &StudioSession::codebookChanged, this, &PatchInspector::refresh);
     connect(count_, &QSpinBox::valueChanged, this, &PatchInspector::refresh);
-    connect(task_, &BackgroundTask::finished, this, [this] {
-        if (pending_) {
-            pending_ = false;
-            refresh();
-        }
-    });
-    connect(task_, &BackgroundTask::failed, this,
+    connect(runner_, &LatestRequestRunner::failed, this,
             [this](const QString& message) { showMessage(message); });
     connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         if (row >= 0 && row < static_cast<int>(shown_.nearest.size())) {
@@ -86,8 +84,10 @@ PatchInspector::PatchInspector(StudioSession* session, GroupOverlay* overlay, QW
     refresh();
 }
 
-PatchInspector::~PatchInspector() {
-    task_->cancelAndWait();
+PatchInspector::~PatchInspector() = default;  // the runner cancels and waits
+
+BackgroundTask* PatchInspector::task() const {
+    return runner_->task();
 }
 
 bool PatchInspector::isSelectedCodeword(std::int64_t codeword) const {
@@ -100,7 +100,6 @@ QString PatchInspector::detailText() const {
 }
 
 void PatchInspector::refresh() {
-    ++request_;
     const int token = overlay_->inspectedToken();
     const auto result = session_->result();
     const at::Tensor features = session_->video().features;
@@ -116,14 +115,9 @@ void PatchInspector::refresh() {
         showMessage(tr("The features of this video are not on this machine."));
         return;
     }
-    if (task_->isRunning()) {
-        pending_ = true;  // started again when the running one ends; its result is dropped
-        return;
-    }
     const auto codebook = session_->codebook();
-    const std::uint64_t request = request_;
     const int k = count_->value();
-    task_->start(tr("Inspecting a patch"), [=, this](once::Progress&) -> BackgroundTask::Deliver {
+    runner_->run(tr("Inspecting a patch"), [=, this](once::Progress&) -> BackgroundTask::Deliver {
         // A codebook of other features is core's error to name (shown in place of the list).
         once::TokenInspection inspection =
             once::inspectToken(features.to(at::kCPU), codebook.get(), *result, token, k);
@@ -135,15 +129,14 @@ void PatchInspector::refresh() {
             std::sort(selected.begin(), selected.end());
         }
         const std::int64_t outputs = result->numOutputs;
-        return [this, request, inspection, selected, outputs] {
-            if (request == request_) {
-                showInspection(inspection, selected, outputs);
-            }
+        return [this, inspection, selected, outputs] {
+            showInspection(inspection, selected, outputs);
         };
     });
 }
 
 void PatchInspector::showMessage(const QString& text) {
+    runner_->cancel();  // an inspection still being computed would replace the message
     shown_ = {};
     selected_.clear();
     heading_->setText(text);

@@ -20,6 +20,7 @@ namespace once::studio {
 
 class BackgroundTask;
 class GroupOverlay;
+class LatestRequestRunner;
 class StudioSession;
 
 class PatchInspector : public QWidget {
@@ -41,7 +42,7 @@ class PatchInspector : public QWidget {
     QString detailText() const;
     QTableWidget* table() const { return table_; }
     QSpinBox* nearestCountBox() const { return count_; }
-    BackgroundTask* task() const { return task_; }
+    BackgroundTask* task() const;
 
   signals:
     /// A codeword of the list was double-clicked (its patches are highlighted already).
@@ -59,7 +60,7 @@ class PatchInspector : public QWidget {
 
     StudioSession* session_;
     GroupOverlay* overlay_;
-    BackgroundTask* task_;
+    LatestRequestRunner* runner_;
     QLabel* heading_;
     QLabel* group_;
     QLabel* codeword_;
@@ -69,8 +70,6 @@ class PatchInspector : public QWidget {
     QTableWidget* table_;
     once::TokenInspection shown_;
     std::vector<std::int64_t> selected_;  ///< codeword ids of the result on screen, sorted
-    std::uint64_t request_ = 0;           ///< bumped by every refresh: older deliveries drop
-    bool pending_ = false;                ///< a refresh came while the worker ran
 };
 
 }  // namespace once::studio

@@ -17,6 +17,7 @@
 #include "projector/projection_chart.h"
 #include "session/studio_session.h"
 #include "tasks/background_task.h"
+#include "tasks/latest_request.h"
 
 namespace once::studio {
 namespace {
@@ -42,8 +43,8 @@ CodebookProjector::CodebookProjector(StudioSession* session, GroupOverlay* overl
       session_(session),
       overlay_(overlay),
       chart_(new ProjectionChart(this)),
-      mapTask_(new BackgroundTask(this)),
-      similarTask_(new BackgroundTask(this)) {
+      mapRunner_(new LatestRequestRunner(this)),
+      similarRunner_(new LatestRequestRunner(this)) {
     codeword_ = new QSpinBox(this);
     codeword_->setRange(-1, 0);
     codeword_->setSpecialValueText(tr("none"));
@@ -93,28 +94,21 @@ CodebookProjector::CodebookProjector(StudioSession* session, GroupOverlay* overl
     connect(tokens_, &QCheckBox::toggled, chart_, &ProjectionChart::setTokensShown);
     connect(similar_, &QListWidget::itemDoubleClicked, this,
             [this](QListWidgetItem* item) { choose(item->data(Qt::UserRole).toLongLong()); });
-    connect(mapTask_, &BackgroundTask::failed, this, [this](const QString& message) {
+    connect(mapRunner_, &LatestRequestRunner::failed, this, [this](const QString& message) {
         chart_->setMap({}, message);
         status_->setText(message);
-    });
-    connect(mapTask_, &BackgroundTask::finished, this, [this] {
-        if (mapPending_) {
-            mapPending_ = false;
-            refreshMap();
-        }
-    });
-    connect(similarTask_, &BackgroundTask::finished, this, [this] {
-        if (similarPending_) {
-            similarPending_ = false;
-            findSimilar();
-        }
     });
     refreshMap();
 }
 
-CodebookProjector::~CodebookProjector() {
-    mapTask_->cancelAndWait();
-    similarTask_->cancelAndWait();
+CodebookProjector::~CodebookProjector() = default;  // the runners cancel and wait
+
+BackgroundTask* CodebookProjector::mapTask() const {
+    return mapRunner_->task();
+}
+
+BackgroundTask* CodebookProjector::similarTask() const {
+    return similarRunner_->task();
 }
 
 void CodebookProjector::showEvent(QShowEvent* event) {
@@ -130,6 +124,7 @@ void CodebookProjector::setActive(bool active) {
 void CodebookProjector::refreshMap() {
     const auto codebook = session_->codebook();
     if (!codebook) {
+        mapRunner_->cancel();  // a map of the previous codebook must not come back
         projection_.reset();
         fittedOn_.reset();
         chart_->setMap({}, tr("Open a codebook to see its map."));
@@ -140,15 +135,11 @@ void CodebookProjector::refreshMap() {
     if (!mapStale_ || !active_ || !isVisible()) {
         return;
     }
-    if (mapTask_->isRunning()) {
-        mapPending_ = true;
-        return;
-    }
     mapStale_ = false;
     const auto fitted = codebook == fittedOn_ ? projection_ : nullptr;
     const at::Tensor features = session_->video().features;
     const auto assignment = session_->assignment();
-    mapTask_->start(
+    mapRunner_->run(
         tr("Projecting the codebook"),
         [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
             auto projection = fitted ? fitted
@@ -226,22 +217,16 @@ void CodebookProjector::findSimilar() {
     const auto codebook = fittedOn_;
     const std::int64_t k = chosen_;
     if (k < 0 || !codebook || k >= codebook->size()) {
+        similarRunner_->cancel();
         similar_->clear();
         chart_->setChosen(-1, {});
         return;
     }
-    if (similarTask_->isRunning()) {
-        similarPending_ = true;
-        return;
-    }
-    similarTask_->start(
+    similarRunner_->run(
         tr("Finding similar codewords"), [=, this](once::Progress&) -> BackgroundTask::Deliver {
             const once::CodewordRanking ranking(*codebook, codebook->vectors()[k]);
             auto nearest = ranking.nearest(kSimilar, k);
             return [this, k, nearest = std::move(nearest)] {
-                if (k != chosen_) {
-                    return;  // chosen again meanwhile: that search follows
-                }
                 similar_->clear();
                 std::vector<std::int64_t> ids;
                 for (const once::NearestCodeword& c : nearest) {

@@ -26,6 +26,7 @@ namespace once::studio {
 
 class BackgroundTask;
 class GroupOverlay;
+class LatestRequestRunner;
 class ProjectionChart;
 class StudioSession;
 
@@ -43,8 +44,8 @@ class CodebookProjector : public QWidget {
     QCheckBox* tokensBox() const { return tokens_; }
     QListWidget* similarList() const { return similar_; }
     /// The map's worker and the similar codewords' worker (status bar, tests).
-    BackgroundTask* mapTask() const { return mapTask_; }
-    BackgroundTask* similarTask() const { return similarTask_; }
+    BackgroundTask* mapTask() const;
+    BackgroundTask* similarTask() const;
     /// The chosen codeword (−1: none).
     std::int64_t chosen() const { return chosen_; }
     /// Chooses `codeword` (highlighted in every frame too); −1 clears.
@@ -60,7 +61,7 @@ class CodebookProjector : public QWidget {
 
   private:
     /// Fits the map for the session's codebook (when it changed) and projects its video's
-    /// tokens, on the worker; again after a running fit when asked meanwhile.
+    /// tokens, on the worker (a request while a fit runs replaces it).
     void refreshMap();
     void refreshSelected();
     /// The codeword the overlay's selection names, chosen here.
@@ -74,15 +75,13 @@ class CodebookProjector : public QWidget {
     QCheckBox* tokens_;
     QListWidget* similar_;
     QLabel* status_;
-    BackgroundTask* mapTask_;
-    BackgroundTask* similarTask_;
+    LatestRequestRunner* mapRunner_;      ///< fits and projects; the newest request wins
+    LatestRequestRunner* similarRunner_;  ///< ranks codewords; the newest request wins
     std::shared_ptr<const once::CodebookProjection> projection_;
     std::shared_ptr<const once::Codebook> fittedOn_;  ///< the codebook projection_ is of
     std::int64_t chosen_ = -1;
     bool active_ = true;
     bool mapStale_ = true;
-    bool mapPending_ = false;
-    bool similarPending_ = false;
 };
 
 }  // namespace once::studio

@@ -31,6 +31,17 @@ QString milliseconds(double seconds) {
 bool ranStage(const once::AskReport& r, const std::string& stage) {
     return !(r.dense && stage == "compress");
 }
+/// Appends a row whose cells `cell` computes from each report present.
+struct RowAdder {
+    QList<StatisticRow>& rows;
+    const once::AskReport* dense;
+    const once::AskReport* compressed;
+    void operator()(const QString& name, const QString& tooltip,
+                    const std::function<QString(const once::AskReport&)>& cell) const {
+        rows << StatisticRow{name, tooltip, dense ? cell(*dense) : QString(),
+                             compressed ? cell(*compressed) : QString()};
+    }
+};
 }  // namespace
 
 QString stageTooltip(const QString& stage) {
@@ -82,15 +93,10 @@ QString formatFlops(double flops) {
     return kNotRun;
 }
 
-QList<StatisticRow> answerStatistics(const once::AskReport* dense,
-                                     const once::AskReport* compressed,
-                                     const PipelineSettings* settings) {
+QList<StatisticRow> latencyStatistics(const once::AskReport* dense,
+                                      const once::AskReport* compressed) {
     QList<StatisticRow> rows;
-    auto add = [&](const QString& name, const QString& tooltip,
-                   const std::function<QString(const once::AskReport&)>& f) {
-        rows << StatisticRow{name, tooltip, dense ? f(*dense) : QString(),
-                             compressed ? f(*compressed) : QString()};
-    };
+    const RowAdder add{rows, dense, compressed};
     // One row per pipeline stage, in the order the pipeline ran them.
     std::vector<std::string> stages;
     for (const once::AskReport* r : {dense, compressed}) {
@@ -132,6 +138,14 @@ QList<StatisticRow> answerStatistics(const once::AskReport* dense,
             }
             return milliseconds(total);
         });
+    return rows;
+}
+
+QList<StatisticRow> answerStatistics(const once::AskReport* dense,
+                                     const once::AskReport* compressed,
+                                     const PipelineSettings* settings) {
+    QList<StatisticRow> rows = latencyStatistics(dense, compressed);
+    const RowAdder add{rows, dense, compressed};
     add(AnswerStatistics::tr("Visual tokens (content + layout)"),
         AnswerStatistics::tr("Visual tokens entering the language model: the compressed content "
                              "tokens plus the backbone's layout tokens (LLaVA's image_newline)"),

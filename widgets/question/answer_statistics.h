@@ -29,6 +29,11 @@ QList<StatisticRow> answerStatistics(const once::AskReport* dense,
                                      const once::AskReport* compressed,
                                      const PipelineSettings* settings = nullptr);
 
+/// The latency rows of answerStatistics (its first rows): one per stage, then Total time — what
+/// the A/B view shows under each side.
+QList<StatisticRow> latencyStatistics(const once::AskReport* dense,
+                                      const once::AskReport* compressed);
+
 /// FLOPs in the largest unit that keeps a leading digit: "845 MFLOPs", "1.27 GFLOPs",
 /// "3.42 TFLOPs" (a small model's prefill is far below one TFLOP: "0.0000 TFLOPs" said nothing).
 QString formatFlops(double flops);

@@ -40,6 +40,7 @@ class QuestionPanel : public QWidget {
     /// The sentence shown instead of answers when canAnswer() is false.
     QString unavailableReason() const;
     QLineEdit* questionEdit() const { return question_; }
+    QSpinBox* maxTokensBox() const { return maxTokens_; }
     QPushButton* askButton() const { return ask_; }
     QString denseAnswer() const;
     QString onceAnswer() const;

@@ -5,12 +5,11 @@
 #include "compress/compression.h"
 #include "pipeline/answer_session.h"
 #include "serve/remote_client.h"
-#include "session/answer_pipeline.h"
+#include "session/answer_target.h"
 #include "session/methods.h"
 #include "session/remote_connection.h"
 #include "session/studio_session.h"
 #include "tasks/background_task.h"
-#include "util/error.h"
 
 namespace once::studio {
 
@@ -30,11 +29,7 @@ bool QuestionController::isRemote() const {
 }
 
 bool QuestionController::canAsk() const {
-    const VideoData& v = session_.video();
-    if (isRemote()) {
-        return !v.isEmpty() && !v.fromFeatureFile;  // the server gets the video file
-    }
-    return session_.model().has_value() && !v.isEmpty();
+    return AnswerTarget::available(session_);
 }
 
 QuestionController::Plan QuestionController::plan(bool compare) const {
@@ -71,33 +66,49 @@ bool QuestionController::ask(const QString& question, int maxTokens, bool compar
     compressed.params = methods::params(plan.method, session_.variant());
     compressed.onText = streamTo(kCompressed);
     emit asked(plan);
-    if (isRemote()) {
-        task_->start(title, remoteWork(plan, text, dense, compressed));
-        return true;
+    std::vector<AnswerRequest> requests;
+    if (plan.dense) {
+        requests.push_back({dense, false});
     }
-    const PipelineKey key = session_.pipelineKey();
-    const PipelineInputs inputs = session_.pipelineInputs();
-    auto pipeline = session_.answerPipeline();
+    // The compressed column may fail where Dense did not (a codebook for another backbone, a
+    // server without a codebook): Dense's answer is kept and the panel says why.
+    if (plan.compressed) {
+        requests.push_back({compressed, true});
+    }
+    const AnswerTarget target(session_);
+    const std::int64_t videoTokens = session_.video().numTokens();
+    const once::Variant variant = session_.variant();
     task_->start(title, [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
-        auto lease = pipeline->acquire(key, inputs, &progress);
+        std::vector<AnswerResult> results = target.ask(text, requests, progress);
         auto outcome = std::make_shared<Outcome>();
         outcome->plan = plan;
         if (plan.dense) {
-            outcome->dense = std::make_shared<const once::AskReport>(
-                lease.session().ask(text, dense, &progress));
+            outcome->dense = results.front().report;
         }
-        // The compressed column may fail where Dense did not (a codebook for another
-        // backbone): keep the Dense answer and say why the other column is empty.
+        std::shared_ptr<const once::CompressionResult> groups;
         if (plan.compressed) {
-            try {
-                outcome->compressed = std::make_shared<const once::AskReport>(
-                    lease.session().ask(text, compressed, &progress));
-            } catch (const once::OnceError& e) {
-                outcome->compressedError = QString::fromStdString(e.what());
-                outcome->backboneMismatch = e.where().field == "backbone";
+            const AnswerResult& r = results.back();
+            outcome->compressed = r.report;
+            outcome->compressedError = r.error;
+            outcome->backboneMismatch = r.backboneMismatch;
+            // A server's kept groups are installed as the session's result, so the overlay
+            // draws what the server kept (where its token grid is the video's on screen).
+            if (target.isRemote() && r.report) {
+                if (static_cast<std::int64_t>(r.report->groupOfToken.size()) == videoTokens) {
+                    auto kept = once::serve::keptGroups(*r.report);
+                    kept->variant = variant;
+                    groups = std::move(kept);
+                } else {
+                    outcome->groupsNotShown = true;
+                }
             }
         }
-        return [this, outcome] { emit answered(*outcome); };
+        return [this, outcome, groups, plan] {
+            if (groups) {
+                session_.installResult(groups, plan.machine);
+            }
+            emit answered(*outcome);
+        };
     });
     return true;
 }
@@ -107,57 +118,6 @@ std::function<void(const std::string&)> QuestionController::streamTo(int column)
         const QString s = QString::fromStdString(piece);
         QMetaObject::invokeMethod(
             this, [this, column, s] { emit textArrived(column, s); }, Qt::QueuedConnection);
-    };
-}
-
-BackgroundTask::Work QuestionController::remoteWork(const Plan& plan, const std::string& question,
-                                                    const once::AskOptions& dense,
-                                                    const once::AskOptions& compressed) {
-    const once::serve::RemoteEndpoint endpoint = session_.remote()->endpoint();
-    const VideoData& video = session_.video();
-    const std::string path = video.path.toStdString();
-    const std::int64_t videoTokens = video.numTokens();
-    const once::Variant variant = session_.variant();
-    const std::string sampling = RemoteConnection::samplingFor(session_.pipelineSettings());
-    return [=, this](once::Progress& progress) -> BackgroundTask::Deliver {
-        auto outcome = std::make_shared<Outcome>();
-        outcome->plan = plan;
-        // A cancel closes the connection, which cancels the server's work.
-        auto ask = [&](const once::AskOptions& a) {
-            return once::serve::askRemote(endpoint, path, question, a, sampling, progress.token());
-        };
-        if (plan.dense) {
-            outcome->dense = std::make_shared<const once::AskReport>(ask(dense).report);
-        }
-        std::shared_ptr<const once::CompressionResult> groups;
-        if (plan.compressed) {
-            // A server that refuses the method (no codebook there, say) fails this column only;
-            // a lost connection, a refused key or a full queue (429) fail the question.
-            try {
-                outcome->compressed =
-                    std::make_shared<const once::AskReport>(ask(compressed).report);
-                if (static_cast<std::int64_t>(outcome->compressed->groupOfToken.size()) ==
-                    videoTokens) {
-                    auto kept = once::serve::keptGroups(*outcome->compressed);
-                    kept->variant = variant;
-                    groups = std::move(kept);
-                } else {
-                    outcome->groupsNotShown = true;
-                }
-            } catch (const once::OnceError& e) {
-                // Refusals of the request's `once` fields only (once.method, once.budget, …).
-                if (e.where().field.rfind("once.", 0) != 0) {
-                    throw;
-                }
-                outcome->compressedError = QString::fromStdString(e.what());
-            }
-        }
-        return [this, outcome, groups, plan] {
-            if (groups) {
-                session_.installResult(groups, plan.machine);
-            }
-            emit answered(*outcome);
-        };
     };
 }
 

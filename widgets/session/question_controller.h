@@ -1,9 +1,9 @@
 #pragma once
 // The studio's questions (the work behind the question panel): what a question is asked with —
 // the model and settings of the document, the video, codebook and prepared compressors on screen
-// (session/answer_pipeline.h), the method and budget of the budget panel — and the answering on
-// its own BackgroundTask: Dense and the compressed column one after the other, the answer
-// streamed piece by piece. The panel only draws what this reports. While the session's
+// (session/answer_target.h, shared with the A/B view), the method and budget of the budget panel —
+// and the answering on its own BackgroundTask: Dense and the compressed column one after the other,
+// the answer streamed piece by piece. The panel only draws what this reports. While the session's
 // RemoteConnection is connected, both columns are asked of the server instead (the video file
 // sent, the server's kept groups installed as the session's result so the overlay draws them):
 // no model folder is needed here then, only the video.
@@ -77,10 +77,6 @@ class QuestionController : public QObject {
     void answered(const QuestionController::Outcome& outcome);
 
   private:
-    /// The work of a question asked of the server (the worker's closure).
-    BackgroundTask::Work remoteWork(const Plan& plan, const std::string& question,
-                                    const once::AskOptions& dense,
-                                    const once::AskOptions& compressed);
     /// Streams the pieces of `column`, arriving on the worker, to this (GUI) thread.
     std::function<void(const std::string&)> streamTo(int column);
 

@@ -23,19 +23,7 @@ using Fixture = test::OverlayFixture;
 namespace {
 
 bool settled(Fixture& f, AbCompareView& view) {
-    if (!test::waitIdle(f.session)) {
-        return false;
-    }
-    for (int i = 0; i < 50; ++i) {
-        QTest::qWait(20);
-        if (!view.task()->isRunning()) {
-            return true;
-        }
-        if (!view.task()->wait(60000)) {
-            return false;
-        }
-    }
-    return false;
+    return test::waitIdle(f.session) && test::waitTaskIdle(view.task(), 60000);
 }
 
 QString methodWithoutCodebook() {

@@ -24,22 +24,9 @@ using Fixture = test::OverlayFixture;
 
 namespace {
 
-/// Waits until the session has nothing queued and the inspector's worker, restarted by a
-/// request that came while it ran, is idle.
+/// Waits until the session has nothing queued and the inspector's worker is idle.
 bool settled(Fixture& f, PatchInspector& inspector) {
-    if (!test::waitIdle(f.session)) {
-        return false;
-    }
-    for (int i = 0; i < 20; ++i) {
-        QTest::qWait(20);
-        if (!inspector.task()->isRunning()) {
-            return true;
-        }
-        if (!inspector.task()->wait(60000)) {
-            return false;
-        }
-    }
-    return false;
+    return test::waitIdle(f.session) && test::waitTaskIdle(inspector.task(), 60000);
 }
 
 }  // namespace

@@ -25,16 +25,7 @@ using Fixture = test::OverlayFixture;
 namespace {
 
 bool idle(BackgroundTask* task) {
-    for (int i = 0; i < 50; ++i) {
-        QTest::qWait(20);
-        if (!task->isRunning()) {
-            return true;
-        }
-        if (!task->wait(60000)) {
-            return false;
-        }
-    }
-    return false;
+    return test::waitTaskIdle(task, 60000);
 }
 
 bool mapped(CodebookProjector& p) {

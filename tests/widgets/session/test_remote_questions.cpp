@@ -5,19 +5,21 @@
 // the server's and a local AnswerSession's on the same inputs, the overlay's groups are the
 // server's kept groups, the times say which machine measured them) — and a server killed in the
 // middle of an answer: the error is shown, the session stays, and after Disconnect the studio
-// answers on this machine again.
+// answers on this machine again. The A/B view's answers go to the server as the panel's do.
 #include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QtTest>
 #include <csignal>
 
 #include "../studio_test_data.h"
 #include "codebook/codebook.h"
+#include "compare/ab_answers.h"
 #include "pipeline/answer_session.h"
 #include "question/connect_server_dialog.h"
 #include "question/question_panel.h"
@@ -229,6 +231,46 @@ class TestRemoteQuestions : public QObject {
                  qPrintable(panel.measuredOn()));
         session.remote()->disconnectFromServer();
         QVERIFY(!panel.canAnswer());
+    }
+
+    void theAbAnswersGoToTheServerToo() {
+        StudioSession session;
+        AbAnswers answers(&session);
+        session.openVideo(QString::fromStdString(model_.clip));  // no model folder here
+        QVERIFY(once::studio::test::waitIdle(session, 120000, false));
+        QVERIFY(!answers.askButton()->isEnabled());
+        connectWith(session, server_->url(), QString::fromLatin1(kKey), false);
+        QVERIFY(session.remote()->isConnected());
+        QVERIFY2(answers.askButton()->isEnabled(), qPrintable(answers.askButton()->toolTip()));
+        const QString method = session.method();
+        const std::array<std::int64_t, 2> budgets{kBudget, kBudget / 2};
+        for (int s = 0; s < 2; ++s) {
+            answers.setSide(s, method, budgets[static_cast<std::size_t>(s)]);
+        }
+        answers.questionEdit()->setText(QString::fromLatin1(kQuestion));
+        QCOMPARE(answers.maxTokensBox()->value(), kMaxTokens);
+        QSignalSpy finished(answers.task(), &BackgroundTask::finished);
+        QSignalSpy failed(answers.task(), &BackgroundTask::failed);
+        QTest::mouseClick(answers.askButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(300000));
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        // Each side is the server's answer for its budget, which a local AnswerSession with the
+        // server's codebook gives too (this machine has no model folder to answer with).
+        for (int s = 0; s < 2; ++s) {
+            once::AskOptions o;
+            o.maxNewTokens = kMaxTokens;
+            o.budget = budgets[static_cast<std::size_t>(s)];
+            o.method = method.toStdString();
+            o.params = methods::params(method, session.variant());
+            const once::AskReport local = local_->ask(kQuestion, o);
+            QVERIFY2(answers.report(s), qPrintable(answers.answerText(s)));
+            QCOMPARE(answers.report(s)->tokenIds, local.tokenIds);
+            QCOMPARE(answers.answerText(s), QString::fromStdString(local.answer));
+            QVERIFY(!answers.latencyText(s).isEmpty());
+        }
+        session.remote()->disconnectFromServer();
+        QVERIFY(!answers.askButton()->isEnabled());
     }
 
     void aServerKilledMidAnswerLosesNothing() {
