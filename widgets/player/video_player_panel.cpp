@@ -18,6 +18,7 @@
 #include "overlay/group_overlay.h"
 #include "player/clip_exporter.h"
 #include "player/playback_buffer.h"
+#include "player/sound_controls.h"
 
 namespace once::studio {
 namespace {
@@ -93,6 +94,7 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     time_ = new QLabel(this);
     note_ = new QLabel(this);
     note_->setWordWrap(true);
+    sound_ = new SoundControls(this);
     clock_ = new QTimer(this);
     clock_->setTimerType(Qt::PreciseTimer);
     clock_->setInterval(kTickMs);
@@ -106,7 +108,7 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     auto* options = new QHBoxLayout;
     options->addWidget(speed_);
     options->addWidget(loop_);
-    options->addStretch(1);
+    options->addWidget(sound_, 1);
     options->addWidget(exportClip_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -121,6 +123,9 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     connect(speed_, &QComboBox::currentIndexChanged, this, [this] {
         base_ = playhead_;  // the new speed counts from here
         elapsed_.restart();
+        if (playing_) {
+            sound_->play(playhead_, speed());  // silent at other speeds than 1×
+        }
     });
     connect(position_, &QSlider::sliderMoved, this, [this](int ms) { seek(ms / 1000.0); });
     connect(clock_, &QTimer::timeout, this, &VideoPlayerPanel::tick);
@@ -160,6 +165,7 @@ void VideoPlayerPanel::setSource(const QString& path) {
     shownTime_ = -1;
     view_->setImage(QImage());
     buffer_->open(playable_ ? path : QString());
+    sound_->setSource(playable_ ? path : QString());
     clipExporter_->setVideo(playable_ ? path : QString());
     for (QWidget* w : {static_cast<QWidget*>(play_), static_cast<QWidget*>(stepBack_),
                        static_cast<QWidget*>(stepForward_), static_cast<QWidget*>(position_)}) {
@@ -214,15 +220,18 @@ void VideoPlayerPanel::play() {
         seek(0);  // Play at the end starts again
     }
     playing_ = true;
+    stalled_ = false;
     base_ = playhead_;
     elapsed_.restart();
     clock_->start();
+    sound_->play(playhead_, speed());
     updatePlayIcon();
 }
 
 void VideoPlayerPanel::pause() {
     playing_ = false;
     clock_->stop();
+    sound_->pause();
     updatePlayIcon();
 }
 
@@ -241,6 +250,10 @@ void VideoPlayerPanel::seek(double seconds) {
     buffer_->setCursor(playhead_);
     showFrameAt(playhead_);
     updateTime();
+    if (playing_) {
+        stalled_ = false;
+        sound_->play(playhead_, speed());  // again from the new position
+    }
 }
 
 void VideoPlayerPanel::stepFrames(int frames) {
@@ -274,11 +287,20 @@ void VideoPlayerPanel::tick() {
         return;
     }
     if (!buffer_->holdsUpTo(t)) {
-        // Decoding is behind the clock: wait at the frame on screen instead of skipping.
+        // Decoding is behind the clock: wait at the frame on screen instead of skipping (the
+        // sound waits too, and goes on from there).
         base_ = playhead_;
         elapsed_.restart();
         buffer_->setCursor(playhead_);
+        if (!stalled_) {
+            stalled_ = true;
+            sound_->pause();
+        }
         return;
+    }
+    if (stalled_) {
+        stalled_ = false;
+        sound_->play(t, speed());
     }
     playhead_ = t;
     buffer_->setCursor(t);
