@@ -59,6 +59,19 @@ std::size_t pcmSize(const SinkRecord& r) {
     std::lock_guard lock(r.mutex);
     return r.pcm.size();
 }
+
+/// True when a run after the first `from` runs started at `seconds`. (When decoding falls behind
+/// the clock the sound waits with the picture and starts again where it went on, so a loaded
+/// machine may add runs; the one the action started is among them.)
+bool begunAt(const SinkRecord& r, std::size_t from, double seconds) {
+    std::lock_guard lock(r.mutex);
+    for (std::size_t i = from; i < r.begins.size(); ++i) {
+        if (r.begins[i] == seconds) {
+            return true;
+        }
+    }
+    return false;
+}
 }  // namespace
 
 class TestPlayerSound : public QObject {
@@ -71,22 +84,32 @@ class TestPlayerSound : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!panel->view()->image().isNull(), 20000);
         QVERIFY(record->get(&SinkRecord::begins).empty());  // silent until Play
 
-        // Play from 2 s: the sound starts there, with the decoder's samples from 2 s.
+        // Play from 2 s: the sound starts there, with the decoder's samples from there.
         panel->seek(2.0);
+        QTRY_VERIFY_WITH_TIMEOUT(std::abs(panel->shownFrameTime() - 2.0) < 0.1, 10000);
         QTest::mouseClick(panel->playButton(), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(record->get(&SinkRecord::begins).size(), std::size_t(1), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!record->get(&SinkRecord::begins).empty(), 10000);
         QCOMPARE(record->get(&SinkRecord::begins)[0], 2.0);
-        QTRY_VERIFY_WITH_TIMEOUT(pcmSize(*record) >= 48000 * 2 / 5, 10000);  // 0.2 s stereo
+        const std::size_t enough = 48000 * 2 / 5;  // 0.2 s of stereo
+        QTRY_VERIFY_WITH_TIMEOUT(pcmSize(*record) >= enough, 10000);
         {
+            double from = 0;
+            std::vector<float> got;
+            {
+                std::lock_guard lock(record->mutex);
+                from = record->begins.back();  // the current run's (see begunAt)
+                got = record->pcm;
+            }
+            QVERIFY(from >= 2.0 && from < 2.0 + kPlayheadSlack);
             once::AudioStream ref(toneClip().toStdString(), {48000, 2});
-            ref.seek(2.0);
+            ref.seek(from);
             std::vector<float> want;
             once::AudioChunk c;
-            while (want.size() < 48000 * 2 / 5 && ref.next(c)) {
+            while (want.size() < got.size() && ref.next(c)) {
                 want.insert(want.end(), c.samples.begin(), c.samples.end());
             }
-            const auto got = record->get(&SinkRecord::pcm);
-            for (std::size_t i = 0; i < 48000 * 2 / 5; ++i) {
+            QVERIFY(got.size() >= enough && want.size() >= got.size());
+            for (std::size_t i = 0; i < got.size(); ++i) {
                 QCOMPARE(got[i], want[i]);
             }
             QVERIFY(*std::max_element(got.begin(), got.end()) > 0.1f);  // the tone, not silence
@@ -103,12 +126,12 @@ class TestPlayerSound : public QObject {
 
         // Play again from where it paused; a seek while playing starts again at the new time.
         const double paused = panel->position();
+        std::size_t runs = record->get(&SinkRecord::begins).size();
         panel->play();
-        QTRY_COMPARE(record->get(&SinkRecord::begins).size(), std::size_t(2));
-        QCOMPARE(record->get(&SinkRecord::begins)[1], paused);
+        QTRY_VERIFY(begunAt(*record, runs, paused));
+        runs = record->get(&SinkRecord::begins).size();
         panel->seek(4.5);
-        QTRY_COMPARE(record->get(&SinkRecord::begins).size(), std::size_t(3));
-        QCOMPARE(record->get(&SinkRecord::begins)[2], 4.5);
+        QTRY_VERIFY(begunAt(*record, runs, 4.5));
         QTRY_VERIFY(record->get(&SinkRecord::running));
 
         // 2×: silent, and the note says why; back to 1×: the sound goes on from the playhead.
@@ -116,9 +139,11 @@ class TestPlayerSound : public QObject {
         QTRY_VERIFY(!record->get(&SinkRecord::running));
         QVERIFY2(panel->sound()->note().contains(QStringLiteral("1×")),
                  qPrintable(panel->sound()->note()));
+        runs = record->get(&SinkRecord::begins).size();
+        const double at = panel->position();
         panel->speedBox()->setCurrentIndex(panel->speedBox()->findData(1.0));
-        QTRY_COMPARE(record->get(&SinkRecord::begins).size(), std::size_t(4));
-        QVERIFY(std::abs(record->get(&SinkRecord::begins)[3] - panel->position()) < kPlayheadSlack);
+        QTRY_VERIFY(record->get(&SinkRecord::begins).size() > runs);
+        QVERIFY(std::abs(record->get(&SinkRecord::begins)[runs] - at) < kPlayheadSlack);
         QVERIFY(panel->sound()->note().isEmpty());
 
         // Mute and volume reach the device.
@@ -137,10 +162,9 @@ class TestPlayerSound : public QObject {
         // Looping at the end starts the sound again at 0.
         panel->loopBox()->setChecked(true);
         panel->seek(panel->duration() - 0.3);
-        const std::size_t before = record->get(&SinkRecord::begins).size();
+        runs = record->get(&SinkRecord::begins).size();
         panel->play();
-        QTRY_VERIFY_WITH_TIMEOUT(record->get(&SinkRecord::begins).size() >= before + 2, 10000);
-        QCOMPARE(record->get(&SinkRecord::begins)[before + 1], 0.0);
+        QTRY_VERIFY_WITH_TIMEOUT(begunAt(*record, runs + 1, 0.0), 10000);
     }
 
     void aDeviceThatRefusesOrFailsLeavesThePicturePlaying() {
@@ -219,10 +243,8 @@ class TestPlayerSound : public QObject {
             QTRY_VERIFY_WITH_TIMEOUT(!panel->view()->image().isNull(), 30000);
             panel->play();
             if (sound) {
-                QTRY_VERIFY_WITH_TIMEOUT(
-                    record->get(&SinkRecord::begins).size() == runs + 1 && pcmSize(*record) > 0,
-                    10000);
-                QCOMPARE(record->get(&SinkRecord::begins).back(), 0.0);
+                QTRY_VERIFY_WITH_TIMEOUT(begunAt(*record, runs, 0.0) && pcmSize(*record) > 0,
+                                         10000);
                 QVERIFY2(panel->sound()->note().isEmpty(), qPrintable(panel->sound()->note()));
             } else {
                 QTRY_VERIFY2_WITH_TIMEOUT(
