@@ -96,6 +96,7 @@ set(ONCE_CORE_PUBLIC_HEADERS
     util/progress.h
     util/regular_file.h
     util/work_counters.h
+    video/audio_stream.h
     video/frame_stream.h
     video/sampling_rule.h
     video/video_reader.h

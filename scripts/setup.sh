@@ -16,7 +16,7 @@ DEB_PACKAGES=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-multimedia-dev qt6-tools-dev
   qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n qt6-svg-dev
   libqcustomplot-dev libgl-dev libqt6opengl6-dev libvulkan-dev
-  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
   libpcre2-dev libicu-dev nlohmann-json3-dev
   # `once serve`'s HTTP server, and curl, one of the clients its tests talk to it with (issue 29)
   libcpp-httplib-dev curl

@@ -356,6 +356,29 @@
     </message>
 </context>
 <context>
+    <name>QtAudioSink</name>
+    <message>
+        <source>no audio output device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the audio device %1 takes neither float nor 16-bit sound at %2 Hz</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the audio device could not be opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the audio device stopped taking sound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the audio device failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>VersionInfo</name>
     <message>
         <source>%1 (built with %2)</source>
@@ -554,6 +577,17 @@
     </message>
     <message>
         <source>Open the CSV of an evaluation (accuracy or efficiency) or of an analysis (stress, support origin, break-even) to chart it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::AudioPlayback</name>
+    <message>
+        <source>the clip has no sound track</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sound: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2663,6 +2697,29 @@
     <message>
         <source>This frame sampling rule is not valid, so the settings were not applied. Examples: uniform:32, fps:1, fps:2:8:64@0-30.
 %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::SoundControls</name>
+    <message>
+        <source>Mute the sound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unmute the sound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sound at %1× (the sound plays at 1× only)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

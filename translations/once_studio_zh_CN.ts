@@ -356,6 +356,29 @@
     </message>
 </context>
 <context>
+    <name>QtAudioSink</name>
+    <message>
+        <source>no audio output device</source>
+        <translation>没有音频输出设备</translation>
+    </message>
+    <message>
+        <source>the audio device %1 takes neither float nor 16-bit sound at %2 Hz</source>
+        <translation>音频设备 %1 在 %2 Hz 下既不接受浮点也不接受 16 位声音</translation>
+    </message>
+    <message>
+        <source>the audio device could not be opened</source>
+        <translation>无法打开音频设备</translation>
+    </message>
+    <message>
+        <source>the audio device stopped taking sound</source>
+        <translation>音频设备不再接收声音</translation>
+    </message>
+    <message>
+        <source>the audio device failed</source>
+        <translation>音频设备出错</translation>
+    </message>
+</context>
+<context>
     <name>VersionInfo</name>
     <message>
         <source>%1 (built with %2)</source>
@@ -554,6 +577,17 @@
     <message>
         <source>Open the CSV of an evaluation (accuracy or efficiency) or of an analysis (stress, support origin, break-even) to chart it.</source>
         <translation>打开评测（准确率或效率）或分析（压力、支撑来源、盈亏平衡）的 CSV 以绘制图表。</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::AudioPlayback</name>
+    <message>
+        <source>the clip has no sound track</source>
+        <translation>该片段没有音轨</translation>
+    </message>
+    <message>
+        <source>No sound: %1</source>
+        <translation>无声音：%1</translation>
     </message>
 </context>
 <context>
@@ -2648,6 +2682,29 @@
 %1</source>
         <translation>此帧采样规则无效，设置未应用。示例：uniform:32、fps:1、fps:2:8:64@0-30。
 %1</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::SoundControls</name>
+    <message>
+        <source>Mute the sound</source>
+        <translation>静音</translation>
+    </message>
+    <message>
+        <source>Mute</source>
+        <translation>静音</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>音量</translation>
+    </message>
+    <message>
+        <source>Unmute the sound</source>
+        <translation>取消静音</translation>
+    </message>
+    <message>
+        <source>No sound at %1× (the sound plays at 1× only)</source>
+        <translation>%1× 时无声音（声音只在 1× 时播放）</translation>
     </message>
 </context>
 <context>

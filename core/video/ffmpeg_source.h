@@ -8,18 +8,18 @@ extern "C" {
 }
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "util/progress.h"
+#include "video/ffmpeg_container.h"
 #include "video/video_reader.h"
 
 struct SwsContext;
 
 namespace once::ffmpeg {
 
-/// FFmpeg's text for an error code.
-std::string avError(int code);
 /// "WxH".
 std::string sizeText(std::int64_t w, std::int64_t h);
 /// Refuses a frame size that is not positive or above limits.maxFramePixels.
@@ -92,16 +92,11 @@ class Source {
 
   private:
     void open(const std::string& path, Progress* progress);
-    static int ioOpen(AVFormatContext* s, AVIOContext** pb, const char* url, int flags,
-                      AVDictionary** options);
-    /// The demuxer FFmpeg would pick for the file, refused when it reads other files.
-    const AVInputFormat* probeFormat(const std::string& path, Progress* progress);
-    void refusedOther(const std::string& path) const;
 
-    std::string path_, url_;
+    std::string path_;
     VideoLimits limits_;
-    std::string refused_;  ///< first URL io_open refused
-    AVFormatContext* fmt_ = nullptr;
+    std::unique_ptr<Container> container_;
+    AVFormatContext* fmt_ = nullptr;  ///< container_'s
     AVCodecContext* dec_ = nullptr;
     AVStream* st_ = nullptr;
     int stream_ = -1;

@@ -18,6 +18,7 @@
 #include "player/clip_exporter.h"
 #include "player/playback_buffer.h"
 #include "player/playback_view.h"
+#include "player/sound_controls.h"
 
 namespace once::studio {
 namespace {
@@ -72,6 +73,7 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     time_ = new QLabel(this);
     note_ = new QLabel(this);
     note_->setWordWrap(true);
+    sound_ = new SoundControls(this);
     clock_ = new QTimer(this);
     clock_->setTimerType(Qt::PreciseTimer);
     clock_->setInterval(kTickMs);
@@ -86,7 +88,7 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     options->addWidget(speed_);
     options->addWidget(loop_);
     options->addWidget(groups_);
-    options->addStretch(1);
+    options->addWidget(sound_, 1);
     options->addWidget(exportClip_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -101,6 +103,9 @@ VideoPlayerPanel::VideoPlayerPanel(GroupOverlay* overlay, QWidget* parent)
     connect(speed_, &QComboBox::currentIndexChanged, this, [this] {
         base_ = playhead_;  // the new speed counts from here
         elapsed_.restart();
+        if (playing_) {
+            sound_->play(playhead_, speed());  // silent at other speeds than 1×
+        }
     });
     connect(groups_, &QCheckBox::toggled, view_, &PlaybackView::setShowsGroups);
     connect(position_, &QSlider::sliderMoved, this, [this](int ms) { seek(ms / 1000.0); });
@@ -141,6 +146,7 @@ void VideoPlayerPanel::setSource(const QString& path) {
     shownTime_ = -1;
     view_->setFrame(QImage(), -1);
     buffer_->open(playable_ ? path : QString());
+    sound_->setSource(playable_ ? path : QString());
     clipExporter_->setVideo(playable_ ? path : QString());
     for (QWidget* w : {static_cast<QWidget*>(play_), static_cast<QWidget*>(stepBack_),
                        static_cast<QWidget*>(stepForward_), static_cast<QWidget*>(position_)}) {
@@ -195,15 +201,18 @@ void VideoPlayerPanel::play() {
         seek(0);  // Play at the end starts again
     }
     playing_ = true;
+    stalled_ = false;
     base_ = playhead_;
     elapsed_.restart();
     clock_->start();
+    sound_->play(playhead_, speed());
     updatePlayIcon();
 }
 
 void VideoPlayerPanel::pause() {
     playing_ = false;
     clock_->stop();
+    sound_->pause();
     updatePlayIcon();
 }
 
@@ -222,6 +231,10 @@ void VideoPlayerPanel::seek(double seconds) {
     buffer_->setCursor(playhead_);
     showFrameAt(playhead_);
     updateTime();
+    if (playing_) {
+        stalled_ = false;
+        sound_->play(playhead_, speed());  // again from the new position
+    }
 }
 
 void VideoPlayerPanel::stepFrames(int frames) {
@@ -255,11 +268,20 @@ void VideoPlayerPanel::tick() {
         return;
     }
     if (!buffer_->holdsUpTo(t)) {
-        // Decoding is behind the clock: wait at the frame on screen instead of skipping.
+        // Decoding is behind the clock: wait at the frame on screen instead of skipping (the
+        // sound waits too, and goes on from there).
         base_ = playhead_;
         elapsed_.restart();
         buffer_->setCursor(playhead_);
+        if (!stalled_) {
+            stalled_ = true;
+            sound_->pause();
+        }
         return;
+    }
+    if (stalled_) {
+        stalled_ = false;
+        sound_->play(t, speed());
     }
     playhead_ = t;
     buffer_->setCursor(t);

@@ -4,8 +4,10 @@
 // the studio down on a file the core reads. The picture shows the codeword groups of the sampled
 // frame at or before the playhead (player/playback_view.h), and while playing that sampled frame
 // becomes the overlay's current frame; choosing a frame in the strip moves the playhead there.
-// Play/pause, frame steps, speed and loop; the picture plays without sound. The clip with the
-// groups on every frame is exported from here (player/clip_exporter.h).
+// Play/pause, frame steps, speed and loop; the sound follows the playhead at 1× through the core's
+// audio decoder and Qt's audio output only, silent with a note when it cannot play
+// (player/sound_controls.h). The clip with the groups on every frame is exported from here
+// (player/clip_exporter.h).
 #include <QElapsedTimer>
 #include <QWidget>
 
@@ -23,6 +25,7 @@ namespace once::studio {
 class ClipExporter;
 class GroupOverlay;
 class PlaybackBuffer;
+class SoundControls;
 
 class VideoPlayerPanel : public QWidget {
     Q_OBJECT
@@ -44,6 +47,8 @@ class VideoPlayerPanel : public QWidget {
     QSlider* positionSlider() const { return position_; }
     PlaybackView* view() const { return view_; }
     PlaybackBuffer* buffer() const { return buffer_; }
+    /// Mute, volume and why there is no sound; its playback() takes a test sink.
+    SoundControls* sound() const { return sound_; }
     /// "Export Overlaid Clip…" of this video (a button here and the picture's context menu).
     ClipExporter* clipExporter() const { return clipExporter_; }
     QToolButton* exportClipButton() const { return exportClip_; }
@@ -97,6 +102,7 @@ class VideoPlayerPanel : public QWidget {
     QSlider* position_;
     QLabel* time_;
     QLabel* note_;
+    SoundControls* sound_;
     QTimer* clock_;
     QElapsedTimer elapsed_;
     QString source_;
@@ -107,6 +113,7 @@ class VideoPlayerPanel : public QWidget {
     double duration_ = 0;
     double shownTime_ = -1;
     bool followingPlayer_ = false;
+    bool stalled_ = false;  ///< the clock waits for decoding (the sound waits with it)
 };
 
 }  // namespace once::studio
