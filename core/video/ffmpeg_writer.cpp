@@ -140,7 +140,7 @@ void VideoWriter::Impl::openEncoder(AVRational rate) {
             return;
         }
     }
-    const std::string wanted = gif                          ? "GIF"
+    const std::string wanted = gif                           ? "GIF"
                                : mp4Codec == Mp4Codec::h264  ? "MP4 (H.264, libx264)"
                                : mp4Codec == Mp4Codec::mpeg4 ? "MP4 (MPEG-4 Part 2)"
                                                              : "MP4";

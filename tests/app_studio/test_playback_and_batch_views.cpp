@@ -1,8 +1,9 @@
 // Playback with the overlay and the Batch dock (issue 30, views 13 and 17) in the real main window
 // at 1366 × 768, driven as a person would: the Playback tab plays the demo with the codeword
-// groups drawn on the playing picture (and off with its Groups box), and the Batch tab measures a folder of videos with a model
-// folder of the published geometry and draws the speed-up panel in Budget vs latency. Saves the
-// screenshots of docs/gui.md (build/…/screenshots, or ONCE_SCREENSHOT_DIR).
+// groups drawn on the playing picture (and off with its Groups box), and the Batch tab measures a
+// folder of videos with a model folder of the published geometry and draws the speed-up panel in
+// Budget vs latency. Saves the screenshots of docs/gui.md (build/…/screenshots, or
+// ONCE_SCREENSHOT_DIR).
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QLineEdit>
@@ -120,10 +121,9 @@ class TestPlaybackAndBatchViews : public QObject {
         QListWidget* methods = batch->methodList();
         for (int i = 0; i < methods->count(); ++i) {
             const QString name = methods->item(i)->data(Qt::UserRole).toString();
-            methods->item(i)->setCheckState(name == QLatin1String("dense") ||
-                                                    name == QLatin1String("once")
-                                                ? Qt::Checked
-                                                : Qt::Unchecked);
+            methods->item(i)->setCheckState(
+                name == QLatin1String("dense") || name == QLatin1String("once") ? Qt::Checked
+                                                                                : Qt::Unchecked);
         }
         batch->budgetsField()->setText(QStringLiteral("8, 16, 24"));
         batch->newTokensBox()->setValue(2);

@@ -19,9 +19,9 @@
 #include "../widgets/studio_test_data.h"
 #include "main_window.h"
 #include "session/demo_assets.h"
-#include "tasks/background_task.h"
 #include "studio_app_test.h"
 #include "studio_fixture.h"
+#include "tasks/background_task.h"
 
 using namespace once::studio;
 
@@ -66,8 +66,8 @@ bool isPartOfAControl(const QWidget* w, const QWidget* top) {
 QList<QScrollArea*> scrollersOf(QWidget* w) {
     QList<QScrollArea*> out;
     for (QWidget* p = w->parentWidget(); p != nullptr; p = p->parentWidget()) {
-        if (auto* s = qobject_cast<QScrollArea*>(p); s != nullptr && s->widget() != nullptr &&
-                                                     s->widget()->isAncestorOf(w)) {
+        if (auto* s = qobject_cast<QScrollArea*>(p);
+            s != nullptr && s->widget() != nullptr && s->widget()->isAncestorOf(w)) {
             out << s;
         }
     }
