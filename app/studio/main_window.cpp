@@ -215,8 +215,9 @@ void MainWindow::fitToScreen() {
     if (!available.contains(outer)) {
         const int x = std::clamp(outer.left(), available.left(),
                                  std::max(available.left(), available.right() - outer.width() + 1));
-        const int y = std::clamp(outer.top(), available.top(),
-                                 std::max(available.top(), available.bottom() - outer.height() + 1));
+        const int y =
+            std::clamp(outer.top(), available.top(),
+                       std::max(available.top(), available.bottom() - outer.height() + 1));
         setGeometry(QRect(QPoint(x + frame.left(), y + frame.top()), fitted));
     }
 }
@@ -650,35 +651,34 @@ void MainWindow::openSessionFile(const QString& path) {
     };
     const QStringList answers = {text(parsed.session.question), text(parsed.session.denseAnswer),
                                  text(parsed.session.compressedAnswer)};
-    restoreSession(
-        *session_, parsed.session, path, problems,
-        [this, path, frame, answers](QStringList problems) {
-            if (!answers[0].isEmpty()) {
-                question_->restoreAnswers(answers[0], answers[1], answers[2]);
-            }
-            if (autosave_ != nullptr) {
-                autosave_->scheduleSave();  // the answers are part of what is kept
-            }
-            if (frame) {
-                if (*frame < overlay_->frameCount()) {
-                    overlay_->setCurrentFrame(int(*frame));
-                } else {
-                    problems << QString::fromStdString(once::SessionProblem{
-                        QFile::encodeName(path).toStdString(), "frame",
-                        "a frame index below " + std::to_string(overlay_->frameCount()),
-                        std::to_string(*frame)}
-                                                           .message());
-                }
-            }
-            recent_->add(QFileInfo(path).absoluteFilePath());
-            if (!problems.isEmpty()) {
-                showError(
-                    tr("The session was opened without some of its parts"),
-                    tr("%1 could not restore everything; the rest is open.\n\n%2")
-                        .arg(QFileInfo(path).fileName(), problems.join(QStringLiteral("\n\n"))));
-            }
-            emit sessionRestored(problems);
-        });
+    restoreSession(*session_, parsed.session, path, problems,
+                   [this, path, frame, answers](QStringList problems) {
+                       if (!answers[0].isEmpty()) {
+                           question_->restoreAnswers(answers[0], answers[1], answers[2]);
+                       }
+                       if (autosave_ != nullptr) {
+                           autosave_->scheduleSave();  // the answers are part of what is kept
+                       }
+                       if (frame) {
+                           if (*frame < overlay_->frameCount()) {
+                               overlay_->setCurrentFrame(int(*frame));
+                           } else {
+                               problems << QString::fromStdString(once::SessionProblem{
+                                   QFile::encodeName(path).toStdString(), "frame",
+                                   "a frame index below " + std::to_string(overlay_->frameCount()),
+                                   std::to_string(*frame)}
+                                                                      .message());
+                           }
+                       }
+                       recent_->add(QFileInfo(path).absoluteFilePath());
+                       if (!problems.isEmpty()) {
+                           showError(tr("The session was opened without some of its parts"),
+                                     tr("%1 could not restore everything; the rest is open.\n\n%2")
+                                         .arg(QFileInfo(path).fileName(),
+                                              problems.join(QStringLiteral("\n\n"))));
+                       }
+                       emit sessionRestored(problems);
+                   });
 }
 
 void MainWindow::offerRecovery(const QString& folder) {
@@ -691,8 +691,8 @@ void MainWindow::offerRecovery(const QString& folder) {
     try {
         const once::ParsedSession parsed = readSessionFile(file);
         QStringList parts;
-        for (const std::string& p : {parsed.session.video, parsed.session.codebook,
-                                     parsed.session.modelFolder}) {
+        for (const std::string& p :
+             {parsed.session.video, parsed.session.codebook, parsed.session.modelFolder}) {
             if (!p.empty()) {
                 parts << QFileInfo(QString::fromStdString(p)).fileName();
             }

@@ -184,8 +184,9 @@ void AnswerSession::loadVideo(const std::string& path, Progress* progress,
     // One peak for both stages: they run in one call (the decoder's frames feed the encoder).
     const std::int64_t rss = peakRssBytes(), reserved = devicePeakReservedBytes(device);
     const std::int64_t allocated = devicePeakAllocatedBytes(device);
-    std::vector<StageReport> stages = {{"decode", d.decodeSeconds, rss, false, -1, -1},
-                                       {"encode", d.encodeSeconds, rss, false, reserved, allocated}};
+    std::vector<StageReport> stages = {
+        {"decode", d.decodeSeconds, rss, false, -1, -1},
+        {"encode", d.encodeSeconds, rss, false, reserved, allocated}};
     setVideo(std::move(d.video), path, std::move(stages));
 }
 

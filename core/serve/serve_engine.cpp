@@ -71,8 +71,7 @@ void checkCompression(const CompressionRequest& c, const EngineOptions& o) {
     if (compressed && info->needsCodebook && o.session.codebook.empty()) {
         throw ApiError(400, "invalid_request_error",
                        "method '" + method + "' needs a codebook and this server has none",
-                       {"request", "once.method", "a method without a codebook, or dense",
-                        method});
+                       {"request", "once.method", "a method without a codebook, or dense", method});
     }
 }
 
@@ -92,9 +91,8 @@ struct ServeEngine::State {
     explicit State(EngineOptions o) : options(std::move(o)), session(options.session) {}
 
     bool holds(const std::string& key) const {
-        return key == currentKey ||
-               std::any_of(cache.begin(), cache.end(),
-                           [&](const CachedVideo& c) { return c.key == key; });
+        return key == currentKey || std::any_of(cache.begin(), cache.end(),
+                                                [&](const CachedVideo& c) { return c.key == key; });
     }
 
     // Makes the session hold the video of `key`: nothing when it does, setVideo from the cache,

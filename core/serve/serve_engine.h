@@ -19,7 +19,8 @@
 namespace once::serve {
 
 struct EngineOptions {
-    AnswerSessionOptions session;  ///< model folder, codebook, device, dtype, default method/sampling
+    AnswerSessionOptions
+        session;  ///< model folder, codebook, device, dtype, default method/sampling
     /// Budget of requests that name none; nullopt: dense.
     std::optional<std::int64_t> defaultBudget;
     /// Folder whose files a request may name with file://; empty: none (data: URLs only).
@@ -34,8 +35,8 @@ struct EngineOptions {
 struct EngineAnswer {
     AskReport report;
     std::string videoSha256;
-    std::string sampling;       ///< the rule the video was sampled with
-    bool videoCached = false;   ///< neither decoded nor encoded for this request
+    std::string sampling;      ///< the rule the video was sampled with
+    bool videoCached = false;  ///< neither decoded nor encoded for this request
     std::int64_t frames = 0, patches = 0;
     int gridH = 0, gridW = 0;
     std::vector<double> frameTimes;  ///< seconds of each feature frame (may be empty)

@@ -20,7 +20,7 @@ namespace once {
 
 struct VideoWriter::Impl {
     std::string path, codec;
-    bool gif = false;                               ///< GIF, else MP4
+    bool gif = false;  ///< GIF, else MP4
     Mp4Codec mp4Codec = Mp4Codec::automatic;
     int width = 0, height = 0, outW = 0, outH = 0;  ///< frames given, frames in the file
     std::int64_t frames = 0;

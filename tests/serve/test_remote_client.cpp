@@ -42,8 +42,8 @@ class TestRemoteClient : public QObject {
         model_ = m.model, codebook_ = m.codebook, clip_ = m.clip;
         test::writeText(dir_ + "/key", "the-remote-client-test-key\n");
         server_ = std::make_unique<test::ServeProcess>(
-            m.args() + QStringList{"--codebook", QString::fromStdString(codebook_), "--api-key-file",
-                                QString::fromStdString(dir_ + "/key")});
+            m.args() + QStringList{"--codebook", QString::fromStdString(codebook_),
+                                   "--api-key-file", QString::fromStdString(dir_ + "/key")});
         QVERIFY2(!server_->url().isEmpty(), qPrintable(server_->error()));
         AnswerSessionOptions so;
         so.modelDir = model_;

@@ -161,8 +161,9 @@ BudgetPanel::BudgetPanel(QWidget* parent) : QWidget(parent) {
         budgetNote_->setText(
             typed < clampedTo
                 ? tr("B = %1 is below the smallest budget: set to %2.").arg(typed).arg(clampedTo)
-                : (codebookMethod ? tr("B = %1 is more than K = %2, the codebook's size: set to %2.")
-                              : tr("B = %1 is more than N = %2, the video's tokens: set to %2."))
+                : (codebookMethod
+                       ? tr("B = %1 is more than K = %2, the codebook's size: set to %2.")
+                       : tr("B = %1 is more than N = %2, the video's tokens: set to %2."))
                       .arg(typed)
                       .arg(clampedTo));
         budgetNote_->setVisible(true);
@@ -331,7 +332,7 @@ void BudgetPanel::updateControls() {
     spin_->setEnabled(budgetUsable_);
     variantBox_->setEnabled(methods::hasVariants(method()) && budgetUsable_);
     QString tip = codebookMethod ? tr("Token budget B on a log scale up to K")
-                             : tr("Token budget B on a log scale up to N (the video's tokens)");
+                                 : tr("Token budget B on a log scale up to N (the video's tokens)");
     if (!rule_.isEmpty()) {
         tip += QLatin1Char('\n') + rule_;
     }

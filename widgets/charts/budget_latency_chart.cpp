@@ -22,8 +22,9 @@ BudgetLatencyChart::BudgetLatencyChart(QWidget* parent)
     measure_->setToolTip(tr("Re-compress this video at budgets 1, 2, 4, … K and time each stage"));
     connect(measure_, &QPushButton::clicked, this, &BudgetLatencyChart::measureRequested);
     openBench_ = new QPushButton(tr("&Open Bench Results…"), this);
-    openBench_->setToolTip(tr("Draw a `once bench` table: speed-up over Dense (and accuracy) "
-                              "against the budget for each method"));
+    openBench_->setToolTip(
+        tr("Draw a `once bench` table: speed-up over Dense (and accuracy) "
+           "against the budget for each method"));
     connect(openBench_, &QPushButton::clicked, this, &BudgetLatencyChart::openBenchRequested);
     auto* holder = new QWidget(this);
     auto* layout = new QVBoxLayout(holder);
@@ -154,7 +155,7 @@ void BudgetLatencyChart::replot() {
     const QString title = methods::title(QString::fromStdString(sweep_->method));
     auto* compressGraph = new QCPGraph(plot_->xAxis, plot_->yAxis);
     compressGraph->setName(assigns ? tr("ONCE compression (select + reassign + pool)")
-                                      : tr("%1 compression").arg(title));
+                                   : tr("%1 compression").arg(title));
     compressGraph->setData(x, compress, true);
     compressGraph->setPen(QPen(QColor(40, 100, 180), 2));
     compressGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
@@ -162,7 +163,7 @@ void BudgetLatencyChart::replot() {
     auto* assign = new QCPGraph(plot_->xAxis, plot_->yAxis);
     assign->setName(
         assigns ? tr("Assignment, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1)
-                   : tr("Preparation, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1));
+                : tr("Preparation, once per video (%1 ms)").arg(sweep_->assignMs, 0, 'f', 1));
     assign->setData(QVector<double>{x0, x1}, QVector<double>{sweep_->assignMs, sweep_->assignMs});
     assign->setPen(QPen(QColor(40, 100, 180), 1, Qt::DotLine));
     top = std::max(top, sweep_->assignMs);

@@ -146,7 +146,8 @@ void ChartsPanel::openResults(const QString& title, const QString& filter, const
 }
 
 bool ChartsPanel::loadEvaluationResults(const QString& path, QString* error) {
-    return loadResults([&] { radar_->setResults(once::TaskAccuracy::load(path.toStdString())); }, radar_, error);
+    return loadResults([&] { radar_->setResults(once::TaskAccuracy::load(path.toStdString())); },
+                       radar_, error);
 }
 
 void ChartsPanel::openEvaluationResults() {

@@ -108,8 +108,8 @@ class VideoPlayerPanel : public QWidget {
     QString source_;
     bool playable_ = false;
     bool playing_ = false;
-    double base_ = 0;       ///< playhead when the clock was last (re)started
-    double playhead_ = 0;   ///< seconds
+    double base_ = 0;      ///< playhead when the clock was last (re)started
+    double playhead_ = 0;  ///< seconds
     double duration_ = 0;
     double shownTime_ = -1;
     bool followingPlayer_ = false;
