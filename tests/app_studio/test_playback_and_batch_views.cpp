@@ -101,12 +101,7 @@ class TestPlaybackAndBatchViews : public QObject {
         QVERIFY(shown);
         MainWindow& window = *shown;
         StudioSession& session = *window.session();
-        PipelineSettings settings = session.pipelineSettings();
-        settings.backbone = QStringLiteral("llava-onevision");
-        settings.sampling = QStringLiteral("uniform:2");
-        settings.poolStride = 2;
-        settings.dtype = QStringLiteral("float32");
-        session.setPipelineSettings(settings);
+        test::useTinyLlavaSettings(session, 2);
         session.openModelFolder(QString::fromStdString(model));
         QVERIFY(test::waitIdle(session, 300000, false));
         session.openCodebook(QString::fromStdString(codebook));

@@ -60,6 +60,18 @@ inline std::shared_ptr<const once::Codebook> codebookFrom(const VideoData& v, st
 
 /// Waits until a view's worker is idle — also when a request that came while it ran started
 /// once it ended (tasks/latest_request.h: the inspector, the projector, the A/B view).
+/// The settings of the tiny LLaVA-OneVision model folder the tests build
+/// (tests/reference/llava_ov_model_folder.py): its backbone, `frames` uniform frames, pool
+/// stride 2, float32 (the Python reference's precision).
+inline void useTinyLlavaSettings(StudioSession& session, int frames) {
+    PipelineSettings s = session.pipelineSettings();
+    s.backbone = QStringLiteral("llava-onevision");
+    s.sampling = QStringLiteral("uniform:%1").arg(frames);
+    s.poolStride = 2;
+    s.dtype = QStringLiteral("float32");
+    session.setPipelineSettings(s);
+}
+
 inline bool waitTaskIdle(BackgroundTask* task, int timeoutMs = 120000) {
     for (int i = 0; i < 50; ++i) {
         QTest::qWait(20);

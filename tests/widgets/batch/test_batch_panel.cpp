@@ -66,12 +66,7 @@ class TestBatchPanel : public QObject {
 
     void measuresAFolderAsOnceBenchDoesAndExportsTheReport() {
         StudioSession session;
-        PipelineSettings settings = session.pipelineSettings();
-        settings.backbone = QStringLiteral("llava-onevision");
-        settings.sampling = QStringLiteral("uniform:2");
-        settings.poolStride = 2;
-        settings.dtype = QStringLiteral("float32");
-        session.setPipelineSettings(settings);
+        test::useTinyLlavaSettings(session, 2);
         QSignalSpy errors(&session, &StudioSession::errorOccurred);
         session.openModelFolder(QString::fromStdString(model_));
         QVERIFY(test::waitIdle(session, 300000, false));

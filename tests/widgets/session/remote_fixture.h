@@ -4,6 +4,7 @@
 // stride 2), so that a server's kept groups fit the overlay.
 #include <cstdint>
 
+#include "../studio_test_data.h"
 #include "serve/serve_process.h"
 #include "session/studio_session.h"
 
@@ -12,12 +13,7 @@ namespace once::studio::test {
 /// The studio's video, codebook and model folder of `m`, at `budget`.
 inline void openRemoteInputs(StudioSession& session, const once::test::TinyServeModel& m,
                              std::int64_t budget) {
-    PipelineSettings s = session.pipelineSettings();
-    s.backbone = QStringLiteral("llava-onevision");
-    s.sampling = QStringLiteral("uniform:4");
-    s.poolStride = 2;
-    s.dtype = QStringLiteral("float32");
-    session.setPipelineSettings(s);
+    useTinyLlavaSettings(session, 4);
     session.openModelFolder(QString::fromStdString(m.model));
     session.openVideo(QString::fromStdString(m.clip));
     session.openCodebook(QString::fromStdString(m.codebook));
