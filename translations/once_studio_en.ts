@@ -459,19 +459,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The server answers about a video file: open the video itself, not its feature file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a video to ask about it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Both answers come from %1 (remote), with its model and codebook.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Answering needs a model folder with a language model: File ▸ Open Model Folder… (or File ▸ Connect to Server…).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -577,6 +565,33 @@
     </message>
     <message>
         <source>Open the CSV of an evaluation (accuracy or efficiency) or of an analysis (stress, support origin, break-even) to chart it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::AnswerTarget</name>
+    <message>
+        <source>Connected to %1: open a video to ask about it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server answers about a video file: open the video itself, not its feature file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face checkpoint as downloaded, such as %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The overlay, the budget slider and the charts work without one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a video to ask about it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2332,10 +2347,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Open a video to ask about it.</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Answering</source>
         <translation></translation>
     </message>
@@ -2465,18 +2476,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face checkpoint as downloaded, such as %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The overlay, the budget slider and the charts work without one.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Dense&lt;/b&gt; (from the saved session)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2486,14 +2485,6 @@
     </message>
     <message>
         <source>The video, codebook and answers stay; ask again, reconnect (File ▸ Connect to Server…) or disconnect to answer on this machine.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Connected to %1: open a video to ask about it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The server answers about a video file: open the video itself, not its feature file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -459,20 +459,8 @@
         <translation>已取消。</translation>
     </message>
     <message>
-        <source>The server answers about a video file: open the video itself, not its feature file.</source>
-        <translation>服务器针对视频文件作答：请打开视频本身，而不是它的特征文件。</translation>
-    </message>
-    <message>
-        <source>Open a video to ask about it.</source>
-        <translation>请先打开一个视频再提问。</translation>
-    </message>
-    <message>
         <source>Both answers come from %1 (remote), with its model and codebook.</source>
         <translation>两个回答都来自 %1（远程），使用其模型和码本。</translation>
-    </message>
-    <message>
-        <source>Answering needs a model folder with a language model: File ▸ Open Model Folder… (or File ▸ Connect to Server…).</source>
-        <translation>回答问题需要带语言模型的模型文件夹：文件 ▸ 打开模型文件夹…（或 文件 ▸ 连接到服务器…）。</translation>
     </message>
     <message>
         <source>Both answers come from %1 on this machine.</source>
@@ -577,6 +565,33 @@
     <message>
         <source>Open the CSV of an evaluation (accuracy or efficiency) or of an analysis (stress, support origin, break-even) to chart it.</source>
         <translation>打开评测（准确率或效率）或分析（压力、支撑来源、盈亏平衡）的 CSV 以绘制图表。</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::AnswerTarget</name>
+    <message>
+        <source>Connected to %1: open a video to ask about it.</source>
+        <translation>已连接到 %1：请打开一个视频再提问。</translation>
+    </message>
+    <message>
+        <source>The server answers about a video file: open the video itself, not its feature file.</source>
+        <translation>服务器针对视频文件作答：请打开视频本身，而不是它的特征文件。</translation>
+    </message>
+    <message>
+        <source>Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face checkpoint as downloaded, such as %1.</source>
+        <translation>回答问题需要模型文件夹（文件 ▸ 打开模型文件夹…）：即下载得到的 Hugging Face 检查点，例如 %1。</translation>
+    </message>
+    <message>
+        <source>The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
+        <translation>演示编码器没有语言模型，因此无法回答；叠加显示、预算滑块和图表无需模型即可使用。</translation>
+    </message>
+    <message>
+        <source>The overlay, the budget slider and the charts work without one.</source>
+        <translation>叠加显示、预算滑块和图表无需模型即可使用。</translation>
+    </message>
+    <message>
+        <source>Open a video to ask about it.</source>
+        <translation>请先打开一个视频再提问。</translation>
     </message>
 </context>
 <context>
@@ -2318,10 +2333,6 @@
         <translation>无法回答该问题：%1</translation>
     </message>
     <message>
-        <source>Open a video to ask about it.</source>
-        <translation>请先打开一个视频再提问。</translation>
-    </message>
-    <message>
         <source>Answering</source>
         <translation>正在回答</translation>
     </message>
@@ -2448,18 +2459,6 @@
         <translation>统计项</translation>
     </message>
     <message>
-        <source>Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face checkpoint as downloaded, such as %1.</source>
-        <translation>回答问题需要模型文件夹（文件 ▸ 打开模型文件夹…）：即下载得到的 Hugging Face 检查点，例如 %1。</translation>
-    </message>
-    <message>
-        <source>The demo encoder has no language model, so it cannot answer; the overlay, the budget slider and the charts work without one.</source>
-        <translation>演示编码器没有语言模型，因此无法回答；叠加显示、预算滑块和图表无需模型即可使用。</translation>
-    </message>
-    <message>
-        <source>The overlay, the budget slider and the charts work without one.</source>
-        <translation>叠加显示、预算滑块和图表无需模型即可使用。</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Dense&lt;/b&gt; (from the saved session)</source>
         <translation>&lt;b&gt;稠密&lt;/b&gt;（来自保存的会话）</translation>
     </message>
@@ -2470,14 +2469,6 @@
     <message>
         <source>The video, codebook and answers stay; ask again, reconnect (File ▸ Connect to Server…) or disconnect to answer on this machine.</source>
         <translation>视频、码本和回答均已保留；可以重新提问、重新连接（文件 ▸ 连接到服务器…），或断开连接以在本机回答。</translation>
-    </message>
-    <message>
-        <source>Connected to %1: open a video to ask about it.</source>
-        <translation>已连接到 %1：请打开一个视频再提问。</translation>
-    </message>
-    <message>
-        <source>The server answers about a video file: open the video itself, not its feature file.</source>
-        <translation>服务器针对视频文件作答：请打开视频本身，而不是它的特征文件。</translation>
     </message>
     <message>
         <source>Questions go to %1 (remote): the server answers with its model and codebook.</source>

@@ -115,18 +115,11 @@ void AbAnswers::refreshAvailability() {
     const bool running = task_->isRunning();
     ask_->setEnabled(can && !running);
     cancel_->setEnabled(running);
-    QString why;
-    const VideoData& v = session_->video();
+    const QString why = AnswerTarget::unavailableReason(*session_);
     if (session_->remote()->isConnected()) {
-        why = v.fromFeatureFile ? tr("The server answers about a video file: open the video "
-                                     "itself, not its feature file.")
-                                : tr("Open a video to ask about it.");
         where_->setText(tr("Both answers come from %1 (remote), with its model and codebook.")
                             .arg(session_->remote()->machine()));
     } else {
-        why = session_->model() ? tr("Open a video to ask about it.")
-                                : tr("Answering needs a model folder with a language model: "
-                                     "File ▸ Open Model Folder… (or File ▸ Connect to Server…).");
         where_->setText(session_->model() ? tr("Both answers come from %1 on this machine.")
                                                 .arg(QFileInfo(session_->model()->path).fileName())
                                           : QString());

@@ -25,6 +25,7 @@
 #include "common/export_folder.h"
 #include "pipeline/answer_session.h"
 #include "question/answer_statistics.h"
+#include "session/answer_target.h"
 #include "session/methods.h"
 #include "session/model_folder.h"
 #include "session/question_controller.h"
@@ -253,39 +254,7 @@ bool QuestionPanel::canAnswer() const {
 }
 
 QString QuestionPanel::unavailableReason() const {
-    if (controller_->isRemote()) {
-        const VideoData& v = session_->video();
-        if (v.isEmpty()) {
-            return tr("Connected to %1: open a video to ask about it.")
-                .arg(session_->remote()->machine());
-        }
-        if (v.fromFeatureFile) {
-            return tr(
-                "The server answers about a video file: open the video itself, not its "
-                "feature file.");
-        }
-        return {};
-    }
-    if (!session_->model()) {
-        // The demo encoder is named only once its features are open (issue 30: the first-start
-        // hint spoke of it before anything was loaded).
-        const VideoData& v = session_->video();
-        const QString why =
-            tr("Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face "
-               "checkpoint as downloaded, such as %1.")
-                .arg(QString::fromStdString(ModelFolder::hubExamples()));
-        if (!v.isEmpty() && v.backbone == "demo") {
-            return why + QLatin1Char(' ') +
-                   tr("The demo encoder has no language model, so it cannot answer; the "
-                      "overlay, the budget slider and the charts work without one.");
-        }
-        return why + QLatin1Char(' ') +
-               tr("The overlay, the budget slider and the charts work without one.");
-    }
-    if (session_->video().isEmpty()) {
-        return tr("Open a video to ask about it.");
-    }
-    return {};
+    return AnswerTarget::unavailableReason(*session_);
 }
 
 void QuestionPanel::refreshAvailability() {

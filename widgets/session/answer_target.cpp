@@ -1,5 +1,8 @@
 #include "session/answer_target.h"
 
+#include <QCoreApplication>
+
+#include "session/model_folder.h"
 #include "session/remote_connection.h"
 #include "session/studio_session.h"
 #include "util/error.h"
@@ -25,6 +28,53 @@ bool AnswerTarget::available(const StudioSession& session) {
         return !v.isEmpty() && !v.fromFeatureFile;
     }
     return session.model().has_value() && !v.isEmpty();
+}
+
+// A plain class has no meta-object to name the translation context: it is written out (lupdate
+// reads only a literal context).
+QString AnswerTarget::unavailableReason(const StudioSession& session) {
+    if (session.remote()->isConnected()) {
+        const VideoData& v = session.video();
+        if (v.isEmpty()) {
+            return QCoreApplication::translate("once::studio::AnswerTarget",
+                                               "Connected to %1: open a video to ask about it.")
+                .arg(session.remote()->machine());
+        }
+        if (v.fromFeatureFile) {
+            return QCoreApplication::translate(
+                "once::studio::AnswerTarget",
+                "The server answers about a video file: open the video itself, not its "
+                "feature file.");
+        }
+        return {};
+    }
+    if (!session.model()) {
+        // The demo encoder is named only once its features are open (issue 30: the first-start
+        // hint spoke of it before anything was loaded).
+        const VideoData& v = session.video();
+        const QString why =
+            QCoreApplication::translate(
+                "once::studio::AnswerTarget",
+                "Answering needs a model folder (File ▸ Open Model Folder…): a Hugging Face "
+                "checkpoint as downloaded, such as %1.")
+                .arg(QString::fromStdString(ModelFolder::hubExamples()));
+        if (!v.isEmpty() && v.backbone == "demo") {
+            return why + QLatin1Char(' ') +
+                   QCoreApplication::translate(
+                       "once::studio::AnswerTarget",
+                       "The demo encoder has no language model, so it cannot answer; the "
+                       "overlay, the budget slider and the charts work without one.");
+        }
+        return why + QLatin1Char(' ') +
+               QCoreApplication::translate(
+                   "once::studio::AnswerTarget",
+                   "The overlay, the budget slider and the charts work without one.");
+    }
+    if (session.video().isEmpty()) {
+        return QCoreApplication::translate("once::studio::AnswerTarget",
+                                           "Open a video to ask about it.");
+    }
+    return {};
 }
 
 std::vector<AnswerResult> AnswerTarget::ask(const std::string& question,

@@ -41,6 +41,10 @@ class AnswerTarget {
     /// are loaded, or, while connected to a server, a video opened from its file (the server
     /// gets the file, not features).
     static bool available(const StudioSession& session);
+    /// Why the session cannot answer now, as the views say it ("" when it can): what to open or
+    /// load, and where a model folder comes from. One text for the question panel and the A/B
+    /// view.
+    static QString unavailableReason(const StudioSession& session);
 
     bool isRemote() const { return remote_; }
     /// Asks `question` with each request in turn (worker thread), holding the pipeline for all
