@@ -12,29 +12,12 @@
 #include "compress/assign_backend.h"
 #include "compress/device_compress.h"
 #include "kernels.h"
+#include "tensor_glue.h"
 #include "util/device.h"
 #include "util/error.h"
 
 namespace once::gpu {
 namespace {
-
-ElementType elementType(const at::Tensor& t) {
-    switch (t.scalar_type()) {
-        case at::kFloat:
-            return ElementType::F32;
-        case at::kHalf:
-            return ElementType::F16;
-        case at::kBFloat16:
-            return ElementType::BF16;
-        default:
-            fail("unsupported tensor type for a CUDA kernel", {}, "dtype", "F32, F16 or BF16",
-                 std::string(c10::toString(t.scalar_type())));
-    }
-}
-
-cudaStream_t streamOf(const at::Tensor& t) {
-    return c10::cuda::getCurrentCUDAStream(t.device().index()).stream();
-}
 
 // Σ of x's rows by group into sums [groups, D] (F32, zeroed here); −1 skipped.
 at::Tensor groupSums(const at::Tensor& x, const at::Tensor& group, std::int64_t groups) {

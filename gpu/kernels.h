@@ -31,4 +31,30 @@ void launchSegmentedSum(const void* x, ElementType type, std::int64_t d, const s
                         const std::int64_t* groupOfSorted, std::int64_t n, float* sums,
                         cudaStream_t stream);
 
+/// Qwen2RMSNorm over `rows` contiguous rows of `n` elements: out = w ⊙ cast(x · rsqrt(mean(x²) +
+/// eps)), the mean of squares summed in F32 (one block per row), every product rounded once as
+/// the ATen operations round it (models/decoder_kernels.h).
+void launchRmsNorm(const void* x, const void* w, void* out, ElementType type, std::int64_t rows,
+                   std::int64_t n, float eps, cudaStream_t stream);
+
+/// Rotary embedding and the key/value store of one row block of a fused q|k|v projection
+/// (models/decoder_kernels.h: RotaryStoreArgs). Strides are in elements.
+struct RotaryStoreParams {
+    const void* qkv = nullptr;
+    std::int64_t qkvRowStride = 0, rows = 0;
+    int heads = 0, kvHeads = 0, headDim = 0;
+    const float* invFreq = nullptr;          // [headDim / 2]
+    std::int64_t firstPosition = 0;          // row r is at firstPosition + r …
+    const std::int64_t* position = nullptr;  // … or position[0] + r when given (device memory)
+    void* queries = nullptr;                 // [rows, heads, headDim] contiguous
+    void *keyStore = nullptr, *valueStore = nullptr;
+    std::int64_t storeHeadStride = 0, storeRowStride = 0, capacity = 0;
+};
+void launchRotaryStore(const RotaryStoreParams& p, ElementType type, cudaStream_t stream);
+
+/// silu(gate) ⊙ up for `rows` rows of gateUp (row stride `rowStride`, gate in columns [0, i),
+/// up in [i, 2i)) into out [rows, i] contiguous: SiLU rounded to the type, then the product.
+void launchSwiglu(const void* gateUp, std::int64_t rowStride, std::int64_t rows, std::int64_t i,
+                  void* out, ElementType type, cudaStream_t stream);
+
 }  // namespace once::gpu

@@ -1,18 +1,20 @@
 // The GPU measurements (bench/gpu/run.sh, bench/gpu/README.md): one driver, three commands.
 //
 //   bench_gpu check    [--device cuda]   every registered assignment backend and pooling kernel
-//                                         against the CPU reference: the loop of the ctest
-//                                         suites compress_test_backends_* (support/
-//                                         backend_check.h), for a machine without Qt; exit 1 on
-//                                         any mismatch
+//                                         against the CPU reference, and the device's decoder
+//                                         kernels against their ATen reference: the loop of the
+//                                         ctest suites compress_test_backends_* (support/
+//                                         backend_check.h, decoder_kernel_check.h), for a machine
+//                                         without Qt; exit 1 on any mismatch
 //   bench_gpu compress [--n --k --d --budget --reps --tile-rows --device --out --trace FILE]
 //                                         ours vs the same computation in LibTorch eager ops vs
 //                                         the same-shape GEMM (cuBLAS on a GPU), same run
 //   bench_gpu e2e --model DIR [--frames --budgets --new-tokens --decode --compare-eager B
-//                  --trace-budget B --device --out]
+//                  --compare-reference-kernels B --trace-budget B --device --out]
 //                                         encode → compress → prefill → decode, Dense and ONCE
 //                                         at each budget, with the product's own model code;
-//                                         the captured decoding step against the eager one
+//                                         the captured decoding step against the eager one, and
+//                                         the device's fused decoder kernels against ATen's
 //
 // Every command also runs on the CPU at small shapes (run.sh --dry-run). Decoding video needs
 // FFmpeg, which the GPU machine lacks: frames are synthetic preprocessed pixels, and the decode
@@ -36,12 +38,14 @@
 #include "compress/device_compress.h"
 #include "compress/pooling.h"
 #include "kineto_trace.h"
+#include "models/decoder_kernels.h"
 #include "models/generation.h"
 #include "models/hf_checkpoint.h"
 #include "models/llava_ov/llava_ov_encoder.h"
 #include "models/qwen2/qwen2_config.h"
 #include "models/qwen2/qwen2_model.h"
 #include "support/backend_check.h"
+#include "support/decoder_kernel_check.h"
 #include "util/device.h"
 #include "util/dtype_choice.h"
 #include "util/error.h"
@@ -117,6 +121,18 @@ int check(const Args& a) {
     if (onWanted == 0) {
         std::cout << "FAIL no backend ran on " << wanted.str() << "\n";
         ++failures;
+    }
+    // The decoder layer's kernels of the wanted device's module (models/decoder_kernels.h).
+    if (!hasDeviceDecoderKernels(wanted)) {
+        std::cout << (wanted.is_cpu() ? "SKIP" : "FAIL") << " decoder kernels: none registered for "
+                  << wanted.str() << "\n";
+        failures += wanted.is_cpu() ? 0 : 1;
+    } else {
+        for (const test::BackendCheck& c :
+             test::checkDecoderKernels(decoderKernels(wanted), wanted.str())) {
+            std::cout << (c.passed ? "PASS " : "FAIL ") << c.what << ": " << c.detail << "\n";
+            failures += c.passed ? 0 : 1;
+        }
     }
     std::cout << (failures ? "check: FAILED " + std::to_string(failures) : std::string("check: ok"))
               << " on " << wanted.str() << "\n";
@@ -286,17 +302,38 @@ int e2e(const Args& a) {
     // Each run: a budget (0: dense) and how decoding steps run. The rows after the sweep repeat
     // Dense and one budget with the eager step (Qwen2Model::forward per token), so the captured
     // step graph is compared with it in the same run (--compare-eager 0 leaves them out).
+    // Then Dense and that budget again with the ATen reference of the decoder layer's kernels
+    // (models/decoder_kernels.h) instead of the device module's fused ones, to measure them in
+    // the same run (--compare-reference-kernels -1 leaves them out).
     const std::string decode = a.get("decode", "auto");
-    std::vector<std::pair<std::int64_t, std::string>> plan{{0, decode}};
+    struct Row {
+        std::int64_t budget;
+        std::string decode;
+        bool deviceKernels;
+    };
+    std::vector<Row> plan{{0, decode, true}};
     for (const std::int64_t b : budgets) {
-        plan.emplace_back(b, decode);
+        plan.push_back({b, decode, true});
     }
     if (const std::int64_t b = a.getInt("compare-eager", 512); b >= 0 && decode != "eager") {
-        plan.emplace_back(0, "eager");
+        plan.push_back({0, "eager", true});
         if (b > 0) {
-            plan.emplace_back(b, "eager");
+            plan.push_back({b, "eager", true});
         }
     }
+    const bool fusedHere = hasDeviceDecoderKernels(device);
+    if (const std::int64_t b = a.getInt("compare-reference-kernels", 512); b >= 0 && fusedHere) {
+        plan.push_back({0, decode, false});
+        if (b > 0) {
+            plan.push_back({b, decode, false});
+        }
+    }
+    const DecoderKernels deviceKernels = decoderKernels(device);
+    auto useKernels = [&](bool fused) {
+        if (fusedHere) {
+            registerDecoderKernels(device.type(), fused ? deviceKernels : DecoderKernels{});
+        }
+    };
     // One whole run: encode, compress (or not), prefill and decode; the sample's times, and the
     // generation (how its steps ran, the ids).
     auto measure = [&](std::int64_t budget, const std::string& decodeMode, GenerationResult& out) {
@@ -349,7 +386,10 @@ int e2e(const Args& a) {
         out = g;
         return s;
     };
-    for (const auto& [budget, decodeMode] : plan) {
+    for (const Row& row : plan) {
+        const std::int64_t budget = row.budget;
+        const std::string& decodeMode = row.decode;
+        useKernels(row.deviceKernels);
         std::vector<nlohmann::json> samples;
         std::string decodeUsed, decodeNote;
         std::vector<std::int64_t> tokensSeen;
@@ -376,6 +416,7 @@ int e2e(const Args& a) {
         }
         m["method"] = budget == 0 ? "dense" : "once";
         m["decode_mode"] = decodeUsed;
+        m["decoder_kernels"] = fusedHere && row.deviceKernels ? "device" : "reference";
         m["decode_note"] = decodeNote;
         m["tokens"] = tokensSeen;  // the greedy ids: the same prompt decodes alike in every mode
         m["budget"] = budget == 0 ? nlohmann::json(nullptr) : nlohmann::json(budget);
@@ -383,6 +424,7 @@ int e2e(const Args& a) {
         std::cerr << m.dump() << "\n";
         runs.push_back(m);
     }
+    useKernels(true);
     const double dense = runs[0]["end_to_end"].get<double>(),
                  densePrefill = runs[0]["prefill"].get<double>();
     for (auto& r : runs) {

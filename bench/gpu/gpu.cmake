@@ -3,7 +3,8 @@
 # The backend checks are the test suite's (tests/support/backend_check.cpp, Qt-free), compiled in
 # here because the GPU machine builds without Qt and without the tests.
 add_executable(bench_gpu ${CMAKE_CURRENT_LIST_DIR}/bench_gpu.cpp
-               ${CMAKE_SOURCE_DIR}/tests/support/backend_check.cpp)
+               ${CMAKE_SOURCE_DIR}/tests/support/backend_check.cpp
+               ${CMAKE_SOURCE_DIR}/tests/support/decoder_kernel_check.cpp)
 target_link_libraries(bench_gpu PRIVATE once::core)
 # bench/: the drivers' shared command line (bench_cli.h).
 target_include_directories(bench_gpu PRIVATE "${CMAKE_CURRENT_LIST_DIR}/.." "${CMAKE_SOURCE_DIR}/tests")

@@ -67,6 +67,8 @@ def main():
             mode = r.get("decode_mode", "eager")
             if mode != "graph":
                 method += f" ({mode} steps)"
+            if r.get("decoder_kernels") == "reference":
+                method += " (ATen layer ops)"
             peak = r["peak_reserved_bytes"]
             peak = "—" if peak is None or peak < 0 else f"{peak / 2**30:.1f}"
             out.append(f"| {method} | {int(r['visual_tokens']):,} | {ms(r['encode'])} | "
@@ -78,7 +80,8 @@ def main():
         for r in j["runs"]:
             if r.get("decode_mode") == "eager":
                 twin = next((t for t in j["runs"] if t.get("budget") == r.get("budget")
-                             and t.get("decode_mode") != "eager"), None)
+                             and t.get("decode_mode") != "eager"
+                             and t.get("decoder_kernels") != "reference"), None)
                 if twin:
                     same = twin.get("tokens") == r.get("tokens")
                     out.append(f"- {'Dense' if r['budget'] is None else 'B=' + str(r['budget'])}: "
@@ -86,6 +89,20 @@ def main():
                                f"against eager {ms(r['per_token_decode'])} "
                                f"({r['per_token_decode'] / twin['per_token_decode']:.1f}×); "
                                f"greedy tokens {'identical' if same else 'DIFFER'}")
+        # The device's fused decoder kernels against ATen's operations, same mode, same run.
+        for r in j["runs"]:
+            if r.get("decoder_kernels") == "reference":
+                twin = next((t for t in j["runs"] if t.get("budget") == r.get("budget")
+                             and t.get("decode_mode") == r.get("decode_mode")
+                             and t.get("decoder_kernels") != "reference"), None)
+                if twin:
+                    out.append(f"- {'Dense' if r['budget'] is None else 'B=' + str(r['budget'])}: "
+                               f"fused layer kernels {ms(twin['per_token_decode'])} ms/token, "
+                               f"prefill {ms(twin['prefill'])}, against ATen's operations "
+                               f"{ms(r['per_token_decode'])} ms/token, prefill {ms(r['prefill'])} "
+                               f"({r['per_token_decode'] / twin['per_token_decode']:.2f}× "
+                               f"decode); greedy tokens "
+                               f"{'identical' if twin.get('tokens') == r.get('tokens') else 'differ'}")
         notes = {r.get("decode_note") for r in j["runs"] if r.get("decode_note")}
         out += [f"- decoding note: {n}" for n in sorted(notes)]
         bw = j.get("copy_bandwidth_bytes_per_s", 0) / 1e12

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "models/decoder_kernels.h"
 #include "models/hf_checkpoint.h"
 #include "models/prefill_flops.h"
 #include "util/device.h"
@@ -84,16 +85,20 @@ void Qwen2Model::loadDecoder(const TensorNames& n, const TensorSource& read, at:
         Layer l;
         l.inNorm = get(p + n.inNorm, {H});
         l.postNorm = get(p + n.postNorm, {H});
-        l.q = get(p + n.q, {qDim, H}, c.numHeads);
-        l.k = get(p + n.k, {kvDim, H}, c.numKvHeads);
-        l.v = get(p + n.v, {kvDim, H});
+        l.qkv = at::cat({get(p + n.q, {qDim, H}, c.numHeads),
+                         get(p + n.k, {kvDim, H}, c.numKvHeads), get(p + n.v, {kvDim, H})});
+        const at::Tensor qb = get(p + n.qb, {qDim}, c.numHeads, true);
+        const at::Tensor kb = get(p + n.kb, {kvDim}, c.numKvHeads, true);
+        const at::Tensor vb = get(p + n.vb, {kvDim}, 0, true);
+        if (qb.defined() || kb.defined() || vb.defined()) {  // a missing one adds zeros
+            const at::TensorOptions opts = l.qkv.options();
+            l.qkvBias = at::cat({qb.defined() ? qb : at::zeros({qDim}, opts),
+                                 kb.defined() ? kb : at::zeros({kvDim}, opts),
+                                 vb.defined() ? vb : at::zeros({kvDim}, opts)});
+        }
         l.o = get(p + n.o, {H, qDim});
-        l.qb = get(p + n.qb, {qDim}, c.numHeads, true);
-        l.kb = get(p + n.kb, {kvDim}, c.numKvHeads, true);
-        l.vb = get(p + n.vb, {kvDim}, 0, true);
         l.ob = get(p + n.ob, {H}, 0, true);
-        l.gate = get(p + n.gate, {I, H});
-        l.up = get(p + n.up, {I, H});
+        l.gateUp = at::cat({get(p + n.gate, {I, H}), get(p + n.up, {I, H})});
         l.down = get(p + n.down, {H, I});
         layers_.push_back(std::move(l));
     }
@@ -194,10 +199,11 @@ at::Tensor Qwen2Model::embed(const at::Tensor& ids) const {
 }
 
 at::Tensor Qwen2Model::rmsNorm(const at::Tensor& x, const at::Tensor& w) const {
-    // As transformers: normalise in F32, cast back, then scale.
-    at::Tensor xf = x.to(at::kFloat);
-    xf = xf * at::rsqrt(xf.pow(2).mean({-1}, true) + config_.rmsNormEps);
-    return w * xf.to(x.scalar_type());
+    return kernels().rmsNorm(x, w, config_.rmsNormEps);
+}
+
+const DecoderKernels& Qwen2Model::kernels() const {
+    return decoderKernels(device());
 }
 
 std::int64_t Qwen2Model::rowChunk(std::int64_t S) const {
@@ -267,13 +273,10 @@ at::Tensor Qwen2Model::forward(const at::Tensor& embeddings, KvCache& cache, boo
         h = h.clone();  // updated in place below
     }
 
-    // Rotary tables [S, hd/2]: transformers' cos/sin repeat the same half twice.
-    at::Tensor pos = at::arange(past, past + S, opts.dtype(at::kFloat));
-    at::Tensor freqs = at::outer(pos, invFreq_);
-    const at::Tensor cosT = freqs.cos().to(dtype()), sinT = freqs.sin().to(dtype());
-    auto ropeInto = [&](const at::Tensor& x, std::int64_t r0, std::int64_t n, at::Tensor out) {
-        applyRotary(x, cosT.narrow(0, r0, n), sinT.narrow(0, r0, n), out);
-    };
+    const DecoderKernels& kernel = kernels();
+    // The rotary tables of the new positions, once for every layer.
+    const auto [cosT, sinT] =
+        rotaryTables(at::arange(past, past + S, opts.dtype(at::kFloat)), invFreq_, dtype());
 
     // Room in the cache for past + S positions: one buffer per layer written in place (see
     // KvCache), grown with headroom, and taken fresh when a copy of the cache shares it.
@@ -317,13 +320,19 @@ at::Tensor Qwen2Model::forward(const at::Tensor& embeddings, KvCache& cache, boo
         // Projections and rope, chunk by chunk, straight into q and the cache.
         for (std::int64_t r0 = 0; r0 < S; r0 += chunk) {
             const std::int64_t n = std::min(chunk, S - r0);
-            at::Tensor x = rmsNorm(h.narrow(1, r0, n), l.inNorm);
-            ropeInto(at::linear(x, l.q, l.qb).view({1, n, nh, hd}), r0, n, q.narrow(1, r0, n));
-            ropeInto(at::linear(x, l.k, l.kb).view({1, n, nkv, hd}), r0, n,
-                     ks.narrow(2, past + r0, n).transpose(1, 2));
-            vs.narrow(2, past + r0, n)
-                .transpose(1, 2)
-                .copy_(at::linear(x, l.v, l.vb).view({1, n, nkv, hd}));
+            const at::Tensor x = rmsNorm(h.narrow(1, r0, n), l.inNorm);
+            RotaryStoreArgs rope;
+            rope.qkv = at::linear(x, l.qkv, l.qkvBias).view({n, -1});
+            rope.heads = nh;
+            rope.kvHeads = nkv;
+            rope.invFreq = invFreq_;
+            rope.firstPosition = past + r0;
+            rope.cos = cosT.narrow(0, r0, n);
+            rope.sin = sinT.narrow(0, r0, n);
+            rope.queries = q.narrow(1, r0, n);
+            rope.keyStore = ks;
+            rope.valueStore = vs;
+            kernel.rotaryStore(rope);
         }
         cache.keys[li] = ks.narrow(2, 0, needed);
         cache.values[li] = vs.narrow(2, 0, needed);
@@ -349,10 +358,8 @@ at::Tensor Qwen2Model::forward(const at::Tensor& embeddings, KvCache& cache, boo
             const std::int64_t n = std::min(chunk, rows - r0);
             at::Tensor hc = h.narrow(1, r0, n);
             hc.add_(at::linear(a.narrow(1, r0, n), l.o, l.ob));
-            at::Tensor x = rmsNorm(hc, l.postNorm);
-            at::Tensor g = at::linear(x, l.gate);
-            at::silu_(g).mul_(at::linear(x, l.up));
-            hc.add_(at::linear(g, l.down));
+            const at::Tensor x = rmsNorm(hc, l.postNorm);
+            hc.add_(at::linear(kernel.swiglu(at::linear(x, l.gateUp)), l.down));
         }
     }
     cache.length = needed;

@@ -15,6 +15,7 @@ namespace once {
 
 class HfCheckpoint;
 class GgufFile;
+struct DecoderKernels;
 
 /// Past keys/values per layer, [1, kvHeads, length, headDim] each.
 ///
@@ -88,8 +89,11 @@ class Qwen2Model {
 
   private:
     friend class Qwen2StaticDecoder;  // the fixed-shape decoding step (qwen2_static_decode.h)
+    /// The q, k and v projections are one matrix (and one bias, undefined when the checkpoint
+    /// has none), gate and up another: one GEMV each in a decoding step instead of five, whose
+    /// row blocks the fused kernels of decoder_kernels.h read in place.
     struct Layer {
-        at::Tensor inNorm, postNorm, q, k, v, o, qb, kb, vb, ob, gate, up, down;
+        at::Tensor inNorm, postNorm, qkv, qkvBias, o, ob, gateUp, down;
     };
     /// Tensor names of one file layout (Hugging Face or GGUF): the embedding, the final norm, the
     /// prefix of layer i (`layers` + i + ".") and, after it, each layer tensor's name.
@@ -108,6 +112,8 @@ class Qwen2Model {
     void loadDecoder(const TensorNames& names, const TensorSource& read, at::Device device,
                      at::ScalarType dtype);
     at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& w) const;
+    /// The fusable parts of a layer on this model's device (decoder_kernels.h).
+    const DecoderKernels& kernels() const;
     /// Rows per chunk of a layer's position-wise parts (projections, rope, MLP) for S rows.
     std::int64_t rowChunk(std::int64_t S) const;
 

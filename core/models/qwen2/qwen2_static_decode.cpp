@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include "models/decoder_kernels.h"
 #include "models/qwen2/qwen2_model.h"
 #include "models/step_graph.h"
 #include "util/device.h"
@@ -45,7 +46,8 @@ Qwen2StaticDecoder::Qwen2StaticDecoder(const Qwen2Model& model, KvCache& cache,
     const at::TensorOptions longs = opts.dtype(at::kLong);
     token_ = at::zeros({1}, longs);
     position_ = at::zeros({1}, longs);
-    columns_ = at::arange(capacity_, longs);
+    queries_ = at::empty({1, 1, c.numHeads, c.headDim}, opts);
+    length_ = CacheLength::make(position_, capacity_);
     logits_ = at::empty({1, c.vocabSize}, opts.dtype(at::kFloat));
 }
 
@@ -92,44 +94,44 @@ at::Tensor Qwen2StaticDecoder::step(std::int64_t id) {
     } else {
         run();
     }
+    if (!reportedFallback_) {  // a kernel that fell back to the reference says so once
+        const DecoderKernels& kernels = model_.kernels();
+        const std::string why = kernels.fallbackReason ? kernels.fallbackReason() : "";
+        if (!why.empty()) {
+            note_ += (note_.empty() ? "" : "; ") + why;
+            reportedFallback_ = true;
+        }
+    }
     ++cache_.length;
     return logits_;
 }
 
 void Qwen2StaticDecoder::run() {
     const Qwen2Config& c = model_.config_;
-    const std::int64_t nh = c.numHeads, nkv = c.numKvHeads, hd = c.headDim;
-    const at::ScalarType dtype = model_.dtype();
+    const std::int64_t nh = c.numHeads, hd = c.headDim;
+    const DecoderKernels& kernel = model_.kernels();
     at::Tensor h = at::embedding(model_.embedTokens_, token_).view({1, 1, c.hiddenSize});
-    // The rotary tables of the one position, as forward() computes them for a range.
-    const at::Tensor freqs = at::outer(position_.to(at::kFloat), model_.invFreq_);
-    const at::Tensor cosT = freqs.cos().to(dtype), sinT = freqs.sin().to(dtype);
-    const at::Tensor allowed = (columns_ <= position_).view({1, 1, 1, capacity_});
-    const at::TensorOptions opts = h.options();
+    RotaryStoreArgs rope;
+    rope.heads = nh;
+    rope.kvHeads = c.numKvHeads;
+    rope.invFreq = model_.invFreq_;
+    rope.position = position_;
+    rope.queries = queries_;
+    std::tie(rope.cos, rope.sin) =
+        rotaryTables(position_.to(at::kFloat), model_.invFreq_, model_.dtype());
+    length_.update();
     for (std::size_t li = 0; li < model_.layers_.size(); ++li) {
         const auto& l = model_.layers_[li];
         at::Tensor x = model_.rmsNorm(h, l.inNorm);
-        at::Tensor q = at::empty({1, 1, nh, hd}, opts), k = at::empty({1, 1, nkv, hd}, opts);
-        applyRotary(at::linear(x, l.q, l.qb).view({1, 1, nh, hd}), cosT, sinT, q);
-        applyRotary(at::linear(x, l.k, l.kb).view({1, 1, nkv, hd}), cosT, sinT, k);
-        keys_[li].index_copy_(2, position_, k.transpose(1, 2));
-        values_[li].index_copy_(2, position_,
-                                at::linear(x, l.v, l.vb).view({1, 1, nkv, hd}).transpose(1, 2));
-        // Query head j reads key/value head j / (nh / nkv), as transformers' repeat_kv: the
-        // query heads of one key/value head are the rows of one batch entry, so no kernel
-        // repeats the key/value heads, and SDPA serves the mask with a fused kernel that takes
-        // one (memory-efficient or cuDNN on a GPU; the first version's unfused matmul, softmax
-        // and matmul cost 22 ms a token over 23k positions on an H100).
+        rope.qkv = at::linear(x, l.qkv, l.qkvBias).view({1, -1});
+        rope.keyStore = keys_[li];
+        rope.valueStore = values_[li];
+        kernel.rotaryStore(rope);
         const at::Tensor a =
-            at::scaled_dot_product_attention(q.view({nkv, 1, nh / nkv, hd}),
-                                             keys_[li].select(0, 0).unsqueeze(1),
-                                             values_[li].select(0, 0).unsqueeze(1), allowed)
-                .reshape({1, 1, nh * hd});
+            kernel.cacheAttention(queries_.view({1, nh, hd}), keys_[li], values_[li], length_);
         h.add_(at::linear(a, l.o, l.ob));
         x = model_.rmsNorm(h, l.postNorm);
-        at::Tensor g = at::linear(x, l.gate);
-        at::silu_(g).mul_(at::linear(x, l.up));
-        h.add_(at::linear(g, l.down));
+        h.add_(at::linear(kernel.swiglu(at::linear(x, l.gateUp)), l.down));
     }
     h = model_.rmsNorm(h, model_.norm_);
     logits_.copy_(at::linear(h, model_.lmHead_).view({1, c.vocabSize}));

@@ -5,10 +5,11 @@
 // positions not yet written masked out. A step can then be captured once and replayed
 // (models/step_graph.h: CUDA graphs), the way vLLM, llama.cpp and gpt-fast decode on GPUs.
 //
-// Attention is SDPA with a mask over the fixed capacity (what keeps the shapes fixed), the query
-// heads of each key/value head batched together so that no kernel repeats the key/value heads;
-// the eager step's flash kernel takes no mask. In F32 a step equals Qwen2Model::forward's to
-// rounding; in BF16 to the rounding of another fused kernel
+// The layer's element-wise parts and its attention over the fixed capacity go through
+// decoder_kernels.h: ATen operations on the CPU (attention as SDPA with a mask over the capacity,
+// what keeps the shapes fixed), one kernel each where a device module registers them (gpu/: the
+// flash kernel reading the length on the device instead of a mask). In F32 a step equals
+// Qwen2Model::forward's to rounding; in BF16 to the rounding of another fused kernel
 // (tests/models/test_qwen2_static_decode.cpp).
 #include <ATen/core/Tensor.h>
 
@@ -16,6 +17,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "models/decoder_kernels.h"
 
 namespace once {
 
@@ -41,7 +44,8 @@ class Qwen2StaticDecoder {
     at::Tensor step(std::int64_t id);
     /// "graph" (replayed), "static" (fixed shapes, run eagerly).
     const std::string& mode() const noexcept { return mode_; }
-    /// Why a requested graph is not in use (empty otherwise).
+    /// Why a requested graph is not in use, and which fused kernel fell back to its reference
+    /// (decoder_kernels.h); empty otherwise.
     const std::string& note() const noexcept { return note_; }
 
   private:
@@ -50,11 +54,12 @@ class Qwen2StaticDecoder {
     const Qwen2Model& model_;
     KvCache& cache_;
     std::int64_t capacity_;
-    bool wantGraph_, triedGraph_ = false;
+    bool wantGraph_, triedGraph_ = false, reportedFallback_ = false;
     std::string mode_ = "static", note_;
     std::vector<at::Tensor> keys_, values_;  // [1, kvHeads, capacity, headDim] views of the stores
     at::Tensor token_, position_;            // [1] int64 on the device: the step's inputs
-    at::Tensor columns_;                     // [capacity] int64: 0 … capacity − 1
+    at::Tensor queries_;                     // [1, 1, heads, headDim]: rotated, per layer
+    CacheLength length_;                     // position_ as the attention kernels read it
     at::Tensor logits_;                      // [1, vocab] F32: the step's output
     std::unique_ptr<StepGraph> graph_;
 };
