@@ -7,8 +7,6 @@
 #include <QDialog>
 #include <QDockWidget>
 #include <QDragEnterEvent>
-#include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QKeyEvent>
 #include <QLineEdit>
@@ -16,7 +14,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -33,15 +30,16 @@
 #include "batch/batch_panel.h"
 #include "budget/budget_panel.h"
 #include "charts/budget_latency_chart.h"
-#include "charts/chart_widget.h"
 #include "charts/charts_panel.h"
 #include "codebook/codebook.h"
 #include "compare/ab_answers.h"
 #include "compare/ab_compare_view.h"
 #include "explorer/codebook_explorer.h"
 #include "help_dialogs.h"
+#include "input_file_dialogs.h"
 #include "inspector/patch_inspector.h"
 #include "io/file_kind.h"
+#include "main_menus.h"
 #include "overlay/frame_overlay_view.h"
 #include "overlay/frame_strip.h"
 #include "overlay/group_overlay.h"
@@ -49,20 +47,18 @@
 #include "player/clip_exporter.h"
 #include "player/video_player_panel.h"
 #include "projector/codebook_projector.h"
-#include "question/connect_server_dialog.h"
 #include "question/question_panel.h"
 #include "recent_files_menu.h"
 #include "session/remote_connection.h"
 #include "session/session_autosave.h"
 #include "session/session_binder.h"
-#include "session/session_document.h"
 #include "session/studio_session.h"
+#include "session_file_controller.h"
 #include "settings_dialog.h"
 #include "studio_application.h"
 #include "tasks/background_task.h"
 #include "tasks/task_status.h"
 #include "trainer/trainer_panel.h"
-#include "util/error.h"
 #include "version_info.h"
 
 namespace once::studio {
@@ -76,7 +72,12 @@ MainWindow::MainWindow(QWidget* parent)
 
     createCentralView();
     createDocks();
-    createMenus();
+    sessionFiles_ = new SessionFileController(session_, overlay_, question_,
+                                              SessionAutosave::defaultFolder(), this);
+    const MainMenus menus = MainMenus::build(this, sessionFiles_);
+    recent_ = menus.recentFiles;
+    overlayMenu_ = menus.overlayExport;
+    measureAction_ = menus.measureSweep;
     new SessionBinder(session_, overlay_, budget_, this);
 
     taskStatus_ = new TaskStatus(this);
@@ -94,10 +95,8 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->showMessage(readyMessage());
 
     connect(session_, &StudioSession::errorOccurred, this, &MainWindow::showError);
-    connect(session_, &StudioSession::notice, this, [this](const QString& message) {
-        log(message);
-        statusBar()->showMessage(message, 10000);
-    });
+    connect(session_, &StudioSession::notice, this,
+            [this](const QString& message) { announce(message, 10000); });
     connect(session_, &StudioSession::videoChanged, this, [this] {
         const VideoData& v = session_->video();
         if (!v.isEmpty()) {
@@ -141,39 +140,20 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QString& message) { showError(tr("Training failed"), message); });
     connect(player_->clipExporter()->task(), &BackgroundTask::failed, this,
             [this](const QString& message) { showError(tr("Export failed"), message); });
-    connect(player_->clipExporter(), &ClipExporter::exported, this, [this](const QString& message) {
-        log(message);
-        statusBar()->showMessage(message, 15000);
-    });
+    connect(player_->clipExporter(), &ClipExporter::exported, this,
+            [this](const QString& message) { announce(message, 15000); });
     connect(trainer_, &TrainerPanel::openCodebookRequested, session_, &StudioSession::openCodebook);
     connect(question_, &QuestionPanel::openCodebookRequested, this, &MainWindow::openCodebook);
-    connect(question_, &QuestionPanel::problemOccurred, this, [this](const QString& message) {
-        log(message);
-        statusBar()->showMessage(message, 15000);
-    });
+    connect(question_, &QuestionPanel::problemOccurred, this,
+            [this](const QString& message) { announce(message, 15000); });
     connect(recent_, &RecentFilesMenu::openRequested, this, &MainWindow::openAnyPath);
-    connect(session_, &StudioSession::reencodeOffered, this, &MainWindow::offerReencode);
+    connect(sessionFiles_, &SessionFileController::logged, this, &MainWindow::log);
+    connect(sessionFiles_, &SessionFileController::announced, this, &MainWindow::announce);
+    connect(sessionFiles_, &SessionFileController::errorOccurred, this, &MainWindow::showError);
+    connect(sessionFiles_, &SessionFileController::fileUsed, recent_, &RecentFilesMenu::add);
     trainer_->setPipelineSettings(session_->pipelineSettings(), QString());
 
     wireFeedback();
-
-    // Work survives a crash: what is open is autosaved, and a crashed run's is offered back.
-    autosave_ = new SessionAutosave(
-        session_,
-        [this] {
-            SessionAutosave::Extras e;
-            e.frame = session_->video().isEmpty() ? -1 : overlay_->currentFrame();
-            e.question = question_->askedQuestion();
-            e.denseAnswer = question_->denseAnswer();
-            e.compressedAnswer = question_->onceAnswer();
-            return e;
-        },
-        SessionAutosave::defaultFolder(), this);
-    connect(question_->task(), &BackgroundTask::finished, autosave_,
-            &SessionAutosave::scheduleSave);
-    connect(overlay_, &GroupOverlay::currentFrameChanged, autosave_,
-            &SessionAutosave::scheduleSave);
-    QTimer::singleShot(0, this, [this] { offerRecovery(SessionAutosave::defaultFolder()); });
 
     resize(1400, 900);
     defaultState_ = saveState();
@@ -387,158 +367,9 @@ void MainWindow::createDocks() {
     resizeDocks({charts}, {520}, Qt::Horizontal);
 }
 
-void MainWindow::createMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* openVideo = file->addAction(tr("&Open Video…"), this, &MainWindow::openVideo);
-    openVideo->setShortcut(QKeySequence::Open);
-    file->addAction(tr("Open &Feature File…"), this, &MainWindow::openFeatureFile);
-    QAction* openCodebook = file->addAction(tr("Open &Codebook…"), this, &MainWindow::openCodebook);
-    openCodebook->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    file->addAction(tr("Open &Model Folder…"), this, &MainWindow::openModelFolder);
-    // Questions on a `once serve` (docs/serve.md); the session itself stays here.
-    RemoteConnection* remote = session_->remote();
-    file->addAction(tr("Connect to &Server…"), this, [this, remote] {
-        ConnectServerDialog dialog(remote, this);
-        dialog.exec();
-    });
-    QAction* disconnectServer = file->addAction(tr("Disconnect from Se&rver"), remote,
-                                                &RemoteConnection::disconnectFromServer);
-    disconnectServer->setEnabled(false);
-    connect(remote, &RemoteConnection::stateChanged, this,
-            [this, remote, disconnectServer](RemoteConnection::State state) {
-                disconnectServer->setEnabled(state == RemoteConnection::State::Connected);
-                if (state == RemoteConnection::State::Connected) {
-                    statusBar()->showMessage(
-                        tr("Connected to %1: questions are answered there.").arg(remote->machine()),
-                        10000);
-                } else if (state == RemoteConnection::State::Local) {
-                    statusBar()->showMessage(tr("Questions are answered on this machine."), 10000);
-                }
-            });
-    file->addAction(tr("Open &Evaluation Results…"), charts_, &ChartsPanel::openEvaluationResults);
-    file->addAction(tr("Open &Analysis Results…"), charts_, &ChartsPanel::openAnalysisResults);
-    file->addAction(tr("Open &Session…"), this, &MainWindow::openSession);
-    file->addAction(tr("Sa&ve Session…"), this, &MainWindow::saveSession)
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-    recent_ = new RecentFilesMenu(this);
-    file->addMenu(recent_);
-    file->addSeparator();
-    QAction* demo = file->addAction(tr("Load &Demo"), this, &MainWindow::loadDemo);
-    demo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
-    file->addSeparator();
-    QAction* exportImage = file->addAction(tr("Export Chart &Image…"), this, [this] {
-        if (ChartWidget* c = charts_->currentChart()) {
-            c->exportImageInteractive();
-        }
-    });
-    exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    QAction* exportData = file->addAction(tr("Export Chart &Data…"), this, [this] {
-        if (ChartWidget* c = charts_->currentChart()) {
-            c->exportCsvInteractive();
-        }
-    });
-    // Nothing to export from an empty chart (issue 16).
-    connect(file, &QMenu::aboutToShow, this, [this, exportImage, exportData] {
-        const ChartWidget* c = charts_->currentChart();
-        exportImage->setEnabled(c != nullptr && c->hasData());
-        exportData->setEnabled(c != nullptr && c->hasData());
-    });
-    overlayMenu_ = file->addMenu(tr("Export &Overlay"));
-    overlayMenu_->addAction(tr("Current &Frame…"), view_, &FrameOverlayView::exportCurrentFrame);
-    overlayMenu_->addAction(tr("All Frames as a &Grid…"), view_,
-                            &FrameOverlayView::exportAllFramesGrid);
-    overlayMenu_->addAction(tr("The &Strip…"), view_, &FrameOverlayView::exportStrip);
-    overlayMenu_->addAction(tr("Every Frame as an Image &Sequence (for a video)…"), view_,
-                            &FrameOverlayView::exportFrameSequence);
-    overlayMenu_->addAction(tr("&Copy Current Frame"), view_, &FrameOverlayView::copyCurrentFrame);
-    overlayMenu_->addSeparator();
-    // The playing video with the groups on every frame, written on a worker (issue 30, 13).
-    overlayMenu_->addAction(player_->clipExporter()->action());
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-    quit->setMenuRole(QAction::QuitRole);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* prefs = edit->addAction(tr("&Preferences…"), this, &MainWindow::showSettings);
-    // The platform's key where it defines one (KDE, macOS); Ctrl+, elsewhere.
-    prefs->setShortcuts(QKeySequence::keyBindings(QKeySequence::Preferences).isEmpty()
-                            ? QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::Key_Comma)}
-                            : QKeySequence::keyBindings(QKeySequence::Preferences));
-    prefs->setMenuRole(QAction::PreferencesRole);
-
-    viewMenu_ = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
-        viewMenu_->addAction(dock->toggleViewAction());
-    }
-    viewMenu_->addSeparator();
-    QAction* next = viewMenu_->addAction(tr("&Next Frame"), this, [this] {
-        overlay_->setCurrentFrame(overlay_->currentFrame() + 1);
-    });
-    next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
-    // Anywhere, as the docs say: also in floating docks (application context) and over spin
-    // boxes and tab bars (eventFilter() keeps them from claiming the keys).
-    next->setShortcutContext(Qt::ApplicationShortcut);
-    QAction* previous = viewMenu_->addAction(tr("&Previous Frame"), this, [this] {
-        overlay_->setCurrentFrame(overlay_->currentFrame() - 1);
-    });
-    previous->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Left));
-    previous->setShortcutContext(Qt::ApplicationShortcut);
-    QAction* clear = viewMenu_->addAction(tr("C&lear Group Selection"), this,
-                                          [this] { overlay_->setSelectedCodeword(-1); });
-    clear->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
-    viewMenu_->addSeparator();
-    viewMenu_->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
-    QAction* full = viewMenu_->addAction(tr("&Full Screen"), this,
-                                         [this](bool on) { on ? showFullScreen() : showNormal(); });
-    full->setCheckable(true);
-    full->setShortcut(QKeySequence::FullScreen);
-
-    QMenu* compress = menuBar()->addMenu(tr("&Compression"));
-    QAction* more = compress->addAction(tr("&Double Budget"), this,
-                                        [this] { session_->setBudget(session_->budget() * 2); });
-    more->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketRight));
-    QAction* less = compress->addAction(tr("&Halve Budget"), this, [this] {
-        session_->setBudget(std::max<std::int64_t>(1, session_->budget() / 2));
-    });
-    less->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_BracketLeft));
-    measureAction_ =
-        compress->addAction(tr("&Measure Budget Sweep"), session_, &StudioSession::runBudgetSweep);
-    compress->addSeparator();
-    // Every running work, training and the question too (issue 30: Ctrl+. left training on).
-    QAction* cancel = compress->addAction(tr("&Cancel Running Work"), this, [this] {
-        session_->cancel();
-        if (trainer_->task()->isRunning()) {
-            trainer_->cancel();
-        }
-        question_->task()->cancel();
-        compare_->answers()->task()->cancel();
-    });
-    cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* guide = help->addAction(tr("&User Guide"), this, &MainWindow::showUserGuide);
-    guide->setShortcut(QKeySequence::HelpContents);
-    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
-    help->addSeparator();
-    QAction* about = help->addAction(tr("&About ONCE Studio"), this, &MainWindow::showAbout);
-    about->setMenuRole(QAction::AboutRole);
-    QAction* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-    aboutQt->setMenuRole(QAction::AboutQtRole);
-}
-
-QString MainWindow::askOpenFile(const QString& title, const QString& filter) {
-    AppSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, title, settings.lastFolder(), filter);
-    if (!path.isEmpty()) {
-        settings.setLastFolder(QFileInfo(path).absolutePath());
-    }
-    return path;
-}
-
 void MainWindow::openVideo() {
     const QString path = askOpenFile(
-        tr("Open Video"),
+        this, tr("Open Video"),
         tr("Videos (%1);;All files (*)").arg(QString::fromStdString(once::videoGlobPatterns())));
     if (!path.isEmpty()) {
         session_->openVideo(path);
@@ -546,27 +377,25 @@ void MainWindow::openVideo() {
 }
 
 void MainWindow::openFeatureFile() {
-    const QString path =
-        askOpenFile(tr("Open Feature File"), tr("Feature files (*.safetensors);;All files (*)"));
+    const QString path = askOpenFile(this, tr("Open Feature File"),
+                                     tr("Feature files (*.safetensors);;All files (*)"));
     if (!path.isEmpty()) {
         session_->openFeatureFile(path);
     }
 }
 
 void MainWindow::openCodebook() {
-    const QString path = askOpenFile(
-        tr("Open Codebook"), tr("Codebooks (*.safetensors *.npy *.pt *.pth *.bin);;All files (*)"));
+    const QString path =
+        askOpenFile(this, tr("Open Codebook"),
+                    tr("Codebooks (*.safetensors *.npy *.pt *.pth *.bin);;All files (*)"));
     if (!path.isEmpty()) {
         session_->openCodebook(path);
     }
 }
 
 void MainWindow::openModelFolder() {
-    AppSettings settings;
-    const QString path =
-        QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), settings.lastFolder());
+    const QString path = askOpenFolder(this, tr("Open Model Folder"));
     if (!path.isEmpty()) {
-        settings.setLastFolder(path);
         session_->openModelFolder(path);
     }
 }
@@ -575,183 +404,12 @@ void MainWindow::loadDemo() {
     session_->loadDemo();
 }
 
-QString MainWindow::sessionSuffix() {
-    return QString::fromLatin1(once::kSessionFileExtension.data(),
-                               qsizetype(once::kSessionFileExtension.size()));
-}
-
 void MainWindow::openAnyPath(const QString& path) {
-    if (path.endsWith(sessionSuffix(), Qt::CaseInsensitive)) {
-        openSessionFile(path);
+    if (SessionFileController::isSessionFile(path)) {
+        sessionFiles_->openSessionFile(path);
     } else {
         session_->openPath(path);
     }
-}
-
-void MainWindow::openSession() {
-    const QString path = askOpenFile(tr("Open Session"),
-                                     tr("ONCE sessions (*%1);;All files (*)").arg(sessionSuffix()));
-    if (!path.isEmpty()) {
-        openSessionFile(path);
-    }
-}
-
-void MainWindow::saveSession() {
-    AppSettings settings;
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Save Session"), settings.lastFolder(),
-                                     tr("ONCE sessions (*%1);;All files (*)").arg(sessionSuffix()));
-    if (path.isEmpty()) {
-        return;
-    }
-    if (!path.endsWith(sessionSuffix(), Qt::CaseInsensitive) &&
-        QFileInfo(path).suffix().isEmpty()) {
-        path += sessionSuffix();
-    }
-    settings.setLastFolder(QFileInfo(path).absolutePath());
-    saveSessionFile(path);
-}
-
-bool MainWindow::saveSessionFile(const QString& path) {
-    try {
-        once::SessionFile file =
-            captureSession(*session_, session_->video().isEmpty() ? -1 : overlay_->currentFrame());
-        if (!question_->askedQuestion().isEmpty()) {
-            file.question = question_->askedQuestion().toStdString();
-            file.denseAnswer = question_->denseAnswer().toStdString();
-            file.compressedAnswer = question_->onceAnswer().toStdString();
-        }
-        writeSessionFile(path, file);
-    } catch (const once::OnceError& e) {
-        showError(tr("Cannot save the session"), QString::fromUtf8(e.what()));
-        return false;
-    }
-    recent_->add(QFileInfo(path).absoluteFilePath());
-    log(tr("Session saved to %1").arg(path));
-    statusBar()->showMessage(tr("Session saved to %1").arg(path), 10000);
-    return true;
-}
-
-void MainWindow::openSessionFile(const QString& path) {
-    once::ParsedSession parsed;
-    try {
-        parsed = readSessionFile(path);
-    } catch (const once::OnceError& e) {
-        showError(tr("Cannot open the session"), QString::fromUtf8(e.what()));
-        return;
-    }
-    QStringList problems;
-    for (const auto& p : parsed.problems) {
-        problems << QString::fromStdString(p.message());
-    }
-    log(tr("Opening session %1").arg(path));
-    const auto frame = parsed.session.frame;
-    const auto text = [](const std::optional<std::string>& s) {
-        return s ? QString::fromStdString(*s) : QString();
-    };
-    const QStringList answers = {text(parsed.session.question), text(parsed.session.denseAnswer),
-                                 text(parsed.session.compressedAnswer)};
-    restoreSession(*session_, parsed.session, path, problems,
-                   [this, path, frame, answers](QStringList problems) {
-                       if (!answers[0].isEmpty()) {
-                           question_->restoreAnswers(answers[0], answers[1], answers[2]);
-                       }
-                       if (autosave_ != nullptr) {
-                           autosave_->scheduleSave();  // the answers are part of what is kept
-                       }
-                       if (frame) {
-                           if (*frame < overlay_->frameCount()) {
-                               overlay_->setCurrentFrame(int(*frame));
-                           } else {
-                               problems << QString::fromStdString(once::SessionProblem{
-                                   QFile::encodeName(path).toStdString(), "frame",
-                                   "a frame index below " + std::to_string(overlay_->frameCount()),
-                                   std::to_string(*frame)}
-                                                                      .message());
-                           }
-                       }
-                       recent_->add(QFileInfo(path).absoluteFilePath());
-                       if (!problems.isEmpty()) {
-                           showError(tr("The session was opened without some of its parts"),
-                                     tr("%1 could not restore everything; the rest is open.\n\n%2")
-                                         .arg(QFileInfo(path).fileName(),
-                                              problems.join(QStringLiteral("\n\n"))));
-                       }
-                       emit sessionRestored(problems);
-                   });
-}
-
-void MainWindow::offerRecovery(const QString& folder) {
-    const QStringList found = SessionAutosave::orphans(folder);
-    if (found.isEmpty() || recoveryBox_) {
-        return;
-    }
-    const QString file = found.first();
-    QString what;
-    try {
-        const once::ParsedSession parsed = readSessionFile(file);
-        QStringList parts;
-        for (const std::string& p :
-             {parsed.session.video, parsed.session.codebook, parsed.session.modelFolder}) {
-            if (!p.empty()) {
-                parts << QFileInfo(QString::fromStdString(p)).fileName();
-            }
-        }
-        what = parts.join(QStringLiteral(", "));
-    } catch (const once::OnceError& e) {
-        log(tr("The autosave %1 cannot be read: %2").arg(file, QString::fromUtf8(e.what())));
-        SessionAutosave::discard(file);
-        return;
-    }
-    recoveryBox_ = new QMessageBox(
-        QMessageBox::Question, tr("Restore the Last Session?"),
-        tr("ONCE Studio did not close normally last time. Restore what was open then (%1), with "
-           "its method, budget and last question?")
-            .arg(what),
-        QMessageBox::NoButton, this);
-    recoveryBox_->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton* restore = recoveryBox_->addButton(tr("&Restore"), QMessageBox::AcceptRole);
-    recoveryBox_->addButton(tr("&Discard"), QMessageBox::DestructiveRole);
-    recoveryBox_->setDefaultButton(restore);
-    connect(recoveryBox_, &QMessageBox::buttonClicked, this,
-            [this, restore, file](QAbstractButton* button) {
-                if (button == restore) {
-                    log(tr("Restoring the session of the last run from %1").arg(file));
-                    openSessionFile(file);
-                }
-                // Read by now (openSessionFile parses it at once); this run autosaves anew.
-                SessionAutosave::discard(file);
-            });
-    recoveryBox_->open();
-}
-
-void MainWindow::offerReencode(const QString& featuresBackbone, const QString& modelBackbone) {
-    const auto title = &SessionBinder::encoderTitle;
-    if (reencodeBox_) {
-        reencodeBox_->close();
-    }
-    // Non-blocking like the error box: loading and the window go on while it is open.
-    reencodeBox_ = new QMessageBox(
-        QMessageBox::Question, tr("Re-encode the Video?"),
-        tr("The video's features come from the %1 encoder; the model folder's encoder is %2. "
-           "Re-encode the video with it, so the model, its codebooks and the charts see the same "
-           "features?")
-            .arg(title(featuresBackbone), title(modelBackbone)),
-        QMessageBox::NoButton, this);
-    reencodeBox_->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton* reencode = reencodeBox_->addButton(tr("&Re-encode"), QMessageBox::AcceptRole);
-    reencodeBox_->addButton(tr("&Not Now"), QMessageBox::RejectRole);
-    reencodeBox_->setDefaultButton(reencode);
-    connect(reencodeBox_, &QMessageBox::buttonClicked, this,
-            [this, reencode, featuresBackbone, title](QAbstractButton* button) {
-                if (button == reencode) {
-                    session_->reencodeVideo();
-                } else {
-                    log(tr("The video keeps the features of the %1 encoder.")
-                            .arg(title(featuresBackbone)));
-                }
-            });
-    reencodeBox_->open();
 }
 
 void MainWindow::showSettings() {
@@ -837,11 +495,8 @@ void MainWindow::wireFeedback() {
     connect(session_->remote(), &RemoteConnection::stateChanged, this, measurable);
     measurable();
     // A cancelled sweep says so; the chart keeps the previous one (issue 16).
-    connect(session_, &StudioSession::sweepCancelled, this, [this] {
-        const QString message = sweepCancelledMessage();
-        log(message);
-        statusBar()->showMessage(message, 15000);
-    });
+    connect(session_, &StudioSession::sweepCancelled, this,
+            [this] { announce(sweepCancelledMessage(), 15000); });
     // The overlay exports need frames.
     auto exportable = [this] { overlayMenu_->setEnabled(overlay_->frameCount() > 0); };
     connect(overlay_, &GroupOverlay::changed, this, exportable);
@@ -901,6 +556,11 @@ void MainWindow::log(const QString& message) {
                                message);
 }
 
+void MainWindow::announce(const QString& message, int timeoutMs) {
+    log(message);
+    statusBar()->showMessage(message, timeoutMs);
+}
+
 void MainWindow::updateTitle() {
     QString title = QStringLiteral("ONCE Studio");
     if (!session_->video().isEmpty()) {
@@ -916,8 +576,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     compare_->answers()->task()->cancelAndWait();
     trainer_->shutdown();
     AppSettings().setWindowLayout(saveGeometry(), saveState());
-    delete autosave_;  // a clean end: nothing to offer back at the next start
-    autosave_ = nullptr;
+    sessionFiles_->endAutosave();  // a clean end: nothing to offer back at the next start
     event->accept();
 }
 
