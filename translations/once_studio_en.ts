@@ -259,6 +259,53 @@
     </message>
 </context>
 <context>
+    <name>MainDocks</name>
+    <message>
+        <source>Budget</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Playback</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Trainer</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Codebook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Patch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Projector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A/B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MainMenus</name>
     <message>
         <source>&amp;File</source>
@@ -1929,30 +1976,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Budget</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Playback</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Charts</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Question</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Trainer</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Messages</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Open Video</source>
         <translation></translation>
     </message>
@@ -1998,26 +2021,6 @@
     </message>
     <message>
         <source>Budget sweep cancelled: the chart keeps the budgets measured before the cancel, or what it showed before when none was.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Codebook</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Patch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Projector</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A/B</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Batch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

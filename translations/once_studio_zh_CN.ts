@@ -259,6 +259,53 @@
     </message>
 </context>
 <context>
+    <name>MainDocks</name>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Playback</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>提问</translation>
+    </message>
+    <message>
+        <source>Trainer</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Codebook</source>
+        <translation>码本</translation>
+    </message>
+    <message>
+        <source>Patch</source>
+        <translation>图块</translation>
+    </message>
+    <message>
+        <source>Projector</source>
+        <translation>投影</translation>
+    </message>
+    <message>
+        <source>A/B</source>
+        <translation>A/B</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批处理</translation>
+    </message>
+</context>
+<context>
     <name>MainMenus</name>
     <message>
         <source>&amp;File</source>
@@ -1914,30 +1961,6 @@
         <translation>训练失败</translation>
     </message>
     <message>
-        <source>Budget</source>
-        <translation>预算</translation>
-    </message>
-    <message>
-        <source>Playback</source>
-        <translation>播放</translation>
-    </message>
-    <message>
-        <source>Charts</source>
-        <translation>图表</translation>
-    </message>
-    <message>
-        <source>Question</source>
-        <translation>提问</translation>
-    </message>
-    <message>
-        <source>Trainer</source>
-        <translation>训练</translation>
-    </message>
-    <message>
-        <source>Messages</source>
-        <translation>消息</translation>
-    </message>
-    <message>
         <source>Open Video</source>
         <translation>打开视频</translation>
     </message>
@@ -1984,26 +2007,6 @@
     <message>
         <source>Budget sweep cancelled: the chart keeps the budgets measured before the cancel, or what it showed before when none was.</source>
         <translation>预算扫描已取消：图表保留取消前已测量的预算；若尚未测量任何预算，则保留之前显示的内容。</translation>
-    </message>
-    <message>
-        <source>Codebook</source>
-        <translation>码本</translation>
-    </message>
-    <message>
-        <source>Patch</source>
-        <translation>图块</translation>
-    </message>
-    <message>
-        <source>Projector</source>
-        <translation>投影</translation>
-    </message>
-    <message>
-        <source>A/B</source>
-        <translation>A/B</translation>
-    </message>
-    <message>
-        <source>Batch</source>
-        <translation>批处理</translation>
     </message>
     <message>
         <source>Export failed</source>

@@ -5,16 +5,13 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
-#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileInfo>
 #include <QKeyEvent>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
-#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
@@ -23,22 +20,18 @@
 #include <QTime>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QWindow>
 #include <algorithm>
 
 #include "app_settings.h"
-#include "batch/batch_panel.h"
 #include "budget/budget_panel.h"
-#include "charts/budget_latency_chart.h"
-#include "charts/charts_panel.h"
 #include "codebook/codebook.h"
 #include "compare/ab_answers.h"
 #include "compare/ab_compare_view.h"
 #include "explorer/codebook_explorer.h"
 #include "help_dialogs.h"
 #include "input_file_dialogs.h"
-#include "inspector/patch_inspector.h"
 #include "io/file_kind.h"
+#include "main_docks.h"
 #include "main_menus.h"
 #include "overlay/frame_overlay_view.h"
 #include "overlay/frame_strip.h"
@@ -46,7 +39,6 @@
 #include "overlay/overlay_controls.h"
 #include "player/clip_exporter.h"
 #include "player/video_player_panel.h"
-#include "projector/codebook_projector.h"
 #include "question/question_panel.h"
 #include "recent_files_menu.h"
 #include "session/remote_connection.h"
@@ -60,6 +52,7 @@
 #include "tasks/task_status.h"
 #include "trainer/trainer_panel.h"
 #include "version_info.h"
+#include "window_fitting.h"
 
 namespace once::studio {
 
@@ -71,14 +64,14 @@ MainWindow::MainWindow(QWidget* parent)
     session_->setPipelineSettings(AppSettings().pipeline());
 
     createCentralView();
-    createDocks();
-    sessionFiles_ = new SessionFileController(session_, overlay_, question_,
+    docks_ = MainDocks::build(this, session_, overlay_, view_);
+    sessionFiles_ = new SessionFileController(session_, overlay_, docks_.question,
                                               SessionAutosave::defaultFolder(), this);
     const MainMenus menus = MainMenus::build(this, sessionFiles_);
     recent_ = menus.recentFiles;
     overlayMenu_ = menus.overlayExport;
     measureAction_ = menus.measureSweep;
-    new SessionBinder(session_, overlay_, budget_, this);
+    new SessionBinder(session_, overlay_, docks_.budget, this);
 
     taskStatus_ = new TaskStatus(this);
     taskStatus_->track(session_->loadTask());
@@ -86,11 +79,11 @@ MainWindow::MainWindow(QWidget* parent)
     constexpr int kShowCompressionAfterMs = 400;
     taskStatus_->track(session_->compressTask(), kShowCompressionAfterMs);
     taskStatus_->track(session_->sweepTask());
-    taskStatus_->track(trainer_->task());
-    taskStatus_->track(question_->task());
-    taskStatus_->track(explorer_->task(), 400);
-    taskStatus_->track(player_->clipExporter()->task());
-    taskStatus_->track(compare_->answers()->task());
+    taskStatus_->track(docks_.trainer->task());
+    taskStatus_->track(docks_.question->task());
+    taskStatus_->track(docks_.explorer->task(), 400);
+    taskStatus_->track(docks_.player->clipExporter()->task());
+    taskStatus_->track(docks_.compare->answers()->task());
     statusBar()->addPermanentWidget(taskStatus_);
     statusBar()->showMessage(readyMessage());
 
@@ -108,7 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
                     .arg(v.dim())
                     .arg(QString::fromStdString(v.backbone)));
         }
-        player_->setSource(v.fromFeatureFile ? QString() : v.path);
+        docks_.player->setSource(v.fromFeatureFile ? QString() : v.path);
         updateTitle();
     });
     connect(session_, &StudioSession::codebookChanged, this, [this] {
@@ -125,7 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (const auto& m = session_->model()) {
             recent_->add(m->path);
             log(tr("Model folder %1 (%2)").arg(m->path, m->modelType));
-            trainer_->setPipelineSettings(session_->pipelineSettings(), m->path);
+            docks_.trainer->setPipelineSettings(session_->pipelineSettings(), m->path);
         }
     });
     connect(session_, &StudioSession::assignmentChanged, this, [this] {
@@ -136,22 +129,24 @@ MainWindow::MainWindow(QWidget* parent)
                     .arg(QString::fromStdString(a->backend)));
         }
     });
-    connect(trainer_->task(), &BackgroundTask::failed, this,
+    connect(docks_.trainer->task(), &BackgroundTask::failed, this,
             [this](const QString& message) { showError(tr("Training failed"), message); });
-    connect(player_->clipExporter()->task(), &BackgroundTask::failed, this,
+    connect(docks_.player->clipExporter()->task(), &BackgroundTask::failed, this,
             [this](const QString& message) { showError(tr("Export failed"), message); });
-    connect(player_->clipExporter(), &ClipExporter::exported, this,
+    connect(docks_.player->clipExporter(), &ClipExporter::exported, this,
             [this](const QString& message) { announce(message, 15000); });
-    connect(trainer_, &TrainerPanel::openCodebookRequested, session_, &StudioSession::openCodebook);
-    connect(question_, &QuestionPanel::openCodebookRequested, this, &MainWindow::openCodebook);
-    connect(question_, &QuestionPanel::problemOccurred, this,
+    connect(docks_.trainer, &TrainerPanel::openCodebookRequested, session_,
+            &StudioSession::openCodebook);
+    connect(docks_.question, &QuestionPanel::openCodebookRequested, this,
+            &MainWindow::openCodebook);
+    connect(docks_.question, &QuestionPanel::problemOccurred, this,
             [this](const QString& message) { announce(message, 15000); });
     connect(recent_, &RecentFilesMenu::openRequested, this, &MainWindow::openAnyPath);
     connect(sessionFiles_, &SessionFileController::logged, this, &MainWindow::log);
     connect(sessionFiles_, &SessionFileController::announced, this, &MainWindow::announce);
     connect(sessionFiles_, &SessionFileController::errorOccurred, this, &MainWindow::showError);
     connect(sessionFiles_, &SessionFileController::fileUsed, recent_, &RecentFilesMenu::add);
-    trainer_->setPipelineSettings(session_->pipelineSettings(), QString());
+    docks_.trainer->setPipelineSettings(session_->pipelineSettings(), QString());
 
     wireFeedback();
 
@@ -160,46 +155,8 @@ MainWindow::MainWindow(QWidget* parent)
     const AppSettings settings;
     restoreGeometry(settings.windowGeometry());
     restoreState(settings.windowState());
-    fitToScreen();
+    fitWindowIntoScreen(*this);
     updateTitle();
-}
-
-void MainWindow::fitToScreen() {
-    // The default size and a geometry saved on a larger monitor may both exceed this screen
-    // (issue 16: a 1366 × 768 laptop); shrink and move the window inside the available area,
-    // frame included. Before the window manager has framed the window its margins are unknown:
-    // a title bar is allowed for, and showEvent() fits again with the real frame (issue 30:
-    // from the second start on, the status bar lay 20 px below the screen).
-    const QScreen* s = screen() != nullptr ? screen() : QGuiApplication::primaryScreen();
-    if (s == nullptr) {
-        return;
-    }
-    const QRect available = s->availableGeometry();
-    constexpr int kTitleBarAllowance = 32;
-    QMargins frame = windowHandle() != nullptr ? windowHandle()->frameMargins() : QMargins();
-    if (frame.isNull()) {
-        frame = QMargins(0, kTitleBarAllowance, 0, 0);
-    }
-    const QSize room(std::max(available.width() - frame.left() - frame.right(), 1),
-                     std::max(available.height() - frame.top() - frame.bottom(), 1));
-    const QSize fitted = size().boundedTo(room);
-    if (fitted != size()) {
-        // A restored maximised state would ignore the resize.
-        setWindowState(windowState() & ~(Qt::WindowMaximized | Qt::WindowFullScreen));
-        resize(fitted);
-    }
-    // The frame's outer rectangle must lie inside the available area; move() places the
-    // client area, so the frame's top-left is the client's minus the margins.
-    const QRect outer(geometry().topLeft() - QPoint(frame.left(), frame.top()),
-                      fitted.grownBy(frame));
-    if (!available.contains(outer)) {
-        const int x = std::clamp(outer.left(), available.left(),
-                                 std::max(available.left(), available.right() - outer.width() + 1));
-        const int y =
-            std::clamp(outer.top(), available.top(),
-                       std::max(available.top(), available.bottom() - outer.height() + 1));
-        setGeometry(QRect(QPoint(x + frame.left(), y + frame.top()), fitted));
-    }
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
@@ -208,8 +165,8 @@ void MainWindow::showEvent(QShowEvent* event) {
         fittedWithFrame_ = true;
         // Once shown, the window manager frames the window (asynchronously): fit again with
         // the frame it really has.
-        QTimer::singleShot(0, this, &MainWindow::fitToScreen);
-        QTimer::singleShot(300, this, &MainWindow::fitToScreen);
+        QTimer::singleShot(0, this, [this] { fitWindowIntoScreen(*this); });
+        QTimer::singleShot(300, this, [this] { fitWindowIntoScreen(*this); });
     }
 }
 
@@ -254,117 +211,6 @@ void MainWindow::createCentralView() {
     splitter->setStretchFactor(1, 0);
     splitter->setSizes({700, 140});
     setCentralWidget(splitter);
-}
-
-QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& objectName,
-                                 Qt::DockWidgetArea area) {
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(objectName);  // saveState() identifies docks by name
-    if (qobject_cast<QAbstractScrollArea*>(widget) != nullptr) {
-        dock->setWidget(widget);  // scrolls by itself
-    } else {
-        // The panels' natural minimums add up to more than a 1366 × 768 screen (issue 16); in a
-        // scroll area a dock can be made small and its panel scrolls instead of pushing the
-        // window past the screen.
-        // QScrollArea gives a panel with word-wrapped notes the height they need at the dock's
-        // width (height-for-width), so a wrapped note never lies over the widgets below it
-        // (app_studio_test_studio_feedback).
-        auto* scroll = new QScrollArea(dock);
-        scroll->setObjectName(objectName + QStringLiteral("Scroll"));
-        scroll->setWidgetResizable(true);
-        scroll->setFrameShape(QFrame::NoFrame);
-        scroll->setWidget(widget);
-        dock->setWidget(scroll);
-    }
-    // A scroll area's own minimum (about 70 px: room for both scroll bars' arrows) in every
-    // stack of docks made the window 400 px tall at least: more than QT_SCALE_FACTOR=2 leaves
-    // on a 1366 x 768 screen (384; issue 30, item 10). Its panel scrolls in less.
-    constexpr int kDockContentMinHeight = 48;
-    dock->widget()->setMinimumHeight(kDockContentMinHeight);
-    addDockWidget(area, dock);
-    return dock;
-}
-
-void MainWindow::createDocks() {
-    budget_ = new BudgetPanel(this);
-    player_ = new VideoPlayerPanel(overlay_, this);
-    charts_ = new ChartsPanel(session_, this);
-    question_ = new QuestionPanel(session_, this);
-    trainer_ = new TrainerPanel(this);
-    messages_ = new QPlainTextEdit(this);
-    messages_->setReadOnly(true);
-    messages_->setMaximumBlockCount(2000);
-
-    QDockWidget* budget =
-        addDock(budget_, tr("Budget"), QStringLiteral("budgetDock"), Qt::RightDockWidgetArea);
-    QDockWidget* player =
-        addDock(player_, tr("Playback"), QStringLiteral("playerDock"), Qt::RightDockWidgetArea);
-    QDockWidget* charts =
-        addDock(charts_, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
-    QDockWidget* question = addDock(question_, tr("Question"), QStringLiteral("questionDock"),
-                                    Qt::BottomDockWidgetArea);
-    QDockWidget* trainer =
-        addDock(trainer_, tr("Trainer"), QStringLiteral("trainerDock"), Qt::BottomDockWidgetArea);
-    QDockWidget* messages = addDock(messages_, tr("Messages"), QStringLiteral("messagesDock"),
-                                    Qt::BottomDockWidgetArea);
-    // The codebook explorer shares the charts' place: a tab beside them (tabified below).
-    explorer_ = new CodebookExplorer(session_, overlay_, this);
-    QDockWidget* explorer =
-        addDock(explorer_, tr("Codebook"), QStringLiteral("explorerDock"), Qt::RightDockWidgetArea);
-    // "Show Codeword in the Codebook View" in the frame view's context menu.
-    const auto showCodeword = [this, explorer](std::int64_t k) {
-        explorer->show();
-        explorer->raise();
-        explorer_->showCodeword(k);
-    };
-    connect(view_, &FrameOverlayView::codewordRequested, this, showCodeword);
-    // The clicked patch under the microscope (view 15), a tab beside the codebook.
-    inspector_ = new PatchInspector(session_, overlay_, this);
-    QDockWidget* inspector =
-        addDock(inspector_, tr("Patch"), QStringLiteral("patchDock"), Qt::RightDockWidgetArea);
-    connect(inspector_, &PatchInspector::codewordRequested, this, showCodeword);
-    connect(view_, &FrameOverlayView::inspectRequested, this, [inspector] {
-        inspector->show();
-        inspector->raise();
-    });
-    // The codebook and this video's tokens on one map (view 16), a tab beside them too.
-    projector_ = new CodebookProjector(session_, overlay_, this);
-    QDockWidget* projector = addDock(projector_, tr("Projector"), QStringLiteral("projectorDock"),
-                                     Qt::RightDockWidgetArea);
-    // The map is fitted only while its tab is in front (it is a second of CPU for a large
-    // codebook, for nobody when the tab is behind another).
-    projector_->setActive(false);
-    connect(projector, &QDockWidget::visibilityChanged, projector_, &CodebookProjector::setActive);
-    // Two compressions side by side with their difference (view 14): a tab beside the question.
-    compare_ = new AbCompareView(session_, overlay_, this);
-    QDockWidget* compare =
-        addDock(compare_, tr("A/B"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
-    compare_->setActive(false);
-    connect(compare, &QDockWidget::visibilityChanged, compare_, &AbCompareView::setActive);
-    // The A/B answers start from the question panel's question (until one is typed there).
-    connect(question_->questionEdit(), &QLineEdit::textChanged, compare_->answers(),
-            &AbAnswers::offerQuestion);
-    // `once bench` over a folder of videos (view 17); its table goes to Budget vs latency.
-    batch_ = new BatchPanel(session_, this);
-    QDockWidget* batch =
-        addDock(batch_, tr("Batch"), QStringLiteral("batchDock"), Qt::BottomDockWidgetArea);
-    connect(batch_, &BatchPanel::benchFinished, this, [this](const once::EfficiencyBench& bench) {
-        charts_->latencyChart()->setEfficiencyBench(bench);
-    });
-    splitDockWidget(budget, charts, Qt::Vertical);
-    tabifyDockWidget(charts, explorer);
-    tabifyDockWidget(explorer, inspector);
-    tabifyDockWidget(inspector, projector);
-    charts->raise();
-    tabifyDockWidget(budget, player);
-    budget->raise();
-    tabifyDockWidget(question, trainer);
-    tabifyDockWidget(question, messages);
-    tabifyDockWidget(messages, compare);
-    tabifyDockWidget(compare, batch);
-    question->raise();
-    resizeDocks({budget, charts}, {260, 420}, Qt::Vertical);
-    resizeDocks({charts}, {520}, Qt::Horizontal);
 }
 
 void MainWindow::openVideo() {
@@ -422,8 +268,8 @@ void MainWindow::showSettings() {
     settings.setPipeline(dialog.pipeline());
     settings.setLanguage(dialog.language());
     session_->setPipelineSettings(dialog.pipeline());
-    trainer_->setPipelineSettings(dialog.pipeline(),
-                                  session_->model() ? session_->model()->path : QString());
+    docks_.trainer->setPipelineSettings(dialog.pipeline(),
+                                        session_->model() ? session_->model()->path : QString());
     if (dialog.language() != oldLanguage) {
         statusBar()->showMessage(tr("The new language applies when ONCE Studio restarts."), 10000);
     }
@@ -505,7 +351,7 @@ void MainWindow::wireFeedback() {
     // A codebook trained elsewhere shows its recorded Stage-B history in the trainer's chart.
     connect(session_, &StudioSession::codebookChanged, this, [this] {
         if (const auto c = session_->codebook()) {
-            trainer_->showCodebookHistory(
+            docks_.trainer->showCodebookHistory(
                 c->metadata(), QFileInfo(QString::fromStdString(c->origin())).fileName());
         }
     });
@@ -552,8 +398,8 @@ void MainWindow::showError(const QString& title, const QString& message) {
 }
 
 void MainWindow::log(const QString& message) {
-    messages_->appendPlainText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) +
-                               message);
+    docks_.messages->appendPlainText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) +
+                                     message);
 }
 
 void MainWindow::announce(const QString& message, int timeoutMs) {
@@ -572,9 +418,9 @@ void MainWindow::updateTitle() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     // Cancel and join every worker before the widgets they report to go away.
     session_->shutdown();
-    question_->shutdown();
-    compare_->answers()->task()->cancelAndWait();
-    trainer_->shutdown();
+    docks_.question->shutdown();
+    docks_.compare->answers()->task()->cancelAndWait();
+    docks_.trainer->shutdown();
     AppSettings().setWindowLayout(saveGeometry(), saveState());
     sessionFiles_->endAutosave();  // a clean end: nothing to offer back at the next start
     event->accept();

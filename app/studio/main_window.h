@@ -1,36 +1,25 @@
 #pragma once
 // The ONCE Studio main window. It only wires: the session (document and workers), the central
-// frame view and strip, the docks (budget, playback, charts, question, trainer, messages) and the
-// status bar. Behaviour lives in the widgets and the session; the menus are built by MainMenus
-// (main_menus.h) and session files are handled by SessionFileController
-// (session_file_controller.h).
+// frame view and strip, the panels in their docks (MainDocks, main_docks.h), the menu bar
+// (MainMenus, main_menus.h), session files with autosave and crash recovery
+// (SessionFileController, session_file_controller.h) and the status bar. Behaviour lives in the
+// widgets, the session and those classes.
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
 
-class QDockWidget;
-class QPlainTextEdit;
+#include "main_docks.h"
 
 namespace once::studio {
 
-class BudgetPanel;
-class ChartsPanel;
-class CodebookExplorer;
-class PatchInspector;
-class BatchPanel;
-class AbCompareView;
-class CodebookProjector;
 class FrameOverlayView;
 class FrameStrip;
 class GroupOverlay;
 class OverlayControls;
-class QuestionPanel;
 class RecentFilesMenu;
 class SessionFileController;
 class StudioSession;
 class TaskStatus;
-class TrainerPanel;
-class VideoPlayerPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -42,16 +31,16 @@ class MainWindow : public QMainWindow {
     GroupOverlay* overlay() const { return overlay_; }
     FrameOverlayView* frameView() const { return view_; }
     FrameStrip* frameStrip() const { return strip_; }
-    BudgetPanel* budgetPanel() const { return budget_; }
-    ChartsPanel* chartsPanel() const { return charts_; }
-    QuestionPanel* questionPanel() const { return question_; }
-    TrainerPanel* trainerPanel() const { return trainer_; }
-    CodebookExplorer* codebookExplorer() const { return explorer_; }
-    PatchInspector* patchInspector() const { return inspector_; }
-    CodebookProjector* codebookProjector() const { return projector_; }
-    AbCompareView* abCompareView() const { return compare_; }
-    BatchPanel* batchPanel() const { return batch_; }
-    VideoPlayerPanel* playerPanel() const { return player_; }
+    BudgetPanel* budgetPanel() const { return docks_.budget; }
+    ChartsPanel* chartsPanel() const { return docks_.charts; }
+    QuestionPanel* questionPanel() const { return docks_.question; }
+    TrainerPanel* trainerPanel() const { return docks_.trainer; }
+    CodebookExplorer* codebookExplorer() const { return docks_.explorer; }
+    PatchInspector* patchInspector() const { return docks_.inspector; }
+    CodebookProjector* codebookProjector() const { return docks_.projector; }
+    AbCompareView* abCompareView() const { return docks_.compare; }
+    BatchPanel* batchPanel() const { return docks_.batch; }
+    VideoPlayerPanel* playerPanel() const { return docks_.player; }
     /// Opens, saves, autosaves and recovers session files (and offers to re-encode).
     SessionFileController* sessionFiles() const { return sessionFiles_; }
     /// The error dialog shown last (null when none is open).
@@ -96,11 +85,6 @@ class MainWindow : public QMainWindow {
 
   private:
     void createCentralView();
-    void createDocks();
-    /// Shrinks and moves the window into the screen's available area (see the .cpp).
-    void fitToScreen();
-    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& objectName,
-                         Qt::DockWidgetArea area);
     void log(const QString& message);
     /// Logs `message` and shows it in the status bar for `timeoutMs`.
     void announce(const QString& message, int timeoutMs);
@@ -113,17 +97,7 @@ class MainWindow : public QMainWindow {
     FrameOverlayView* view_ = nullptr;
     FrameStrip* strip_ = nullptr;
     OverlayControls* overlayControls_ = nullptr;
-    BudgetPanel* budget_ = nullptr;
-    ChartsPanel* charts_ = nullptr;
-    VideoPlayerPanel* player_ = nullptr;
-    QuestionPanel* question_ = nullptr;
-    TrainerPanel* trainer_ = nullptr;
-    CodebookExplorer* explorer_ = nullptr;
-    PatchInspector* inspector_ = nullptr;
-    CodebookProjector* projector_ = nullptr;
-    AbCompareView* compare_ = nullptr;
-    BatchPanel* batch_ = nullptr;
-    QPlainTextEdit* messages_ = nullptr;
+    MainDocks docks_;
     TaskStatus* taskStatus_ = nullptr;
     SessionFileController* sessionFiles_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;

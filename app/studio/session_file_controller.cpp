@@ -18,6 +18,22 @@
 #include "util/error.h"
 
 namespace once::studio {
+namespace {
+
+/// A question over `window` whose default is `accept`, the other answer `other` (in `role`);
+/// it deletes itself when closed. Shown with open(): non-blocking like the error box, so
+/// loading and the window go on while it is open.
+QMessageBox* questionBox(QWidget* window, const QString& title, const QString& text,
+                         const QString& accept, const QString& other,
+                         QMessageBox::ButtonRole role) {
+    auto* box = new QMessageBox(QMessageBox::Question, title, text, QMessageBox::NoButton, window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setDefaultButton(box->addButton(accept, QMessageBox::AcceptRole));
+    box->addButton(other, role);
+    return box;
+}
+
+}  // namespace
 
 SessionFileController::SessionFileController(StudioSession* session, GroupOverlay* overlay,
                                              QuestionPanel* question, const QString& autosaveFolder,
@@ -174,16 +190,13 @@ void SessionFileController::offerRecovery(const QString& folder) {
         SessionAutosave::discard(file);
         return;
     }
-    recoveryBox_ = new QMessageBox(
-        QMessageBox::Question, tr("Restore the Last Session?"),
+    recoveryBox_ = questionBox(
+        window_, tr("Restore the Last Session?"),
         tr("ONCE Studio did not close normally last time. Restore what was open then (%1), with "
            "its method, budget and last question?")
             .arg(what),
-        QMessageBox::NoButton, window_);
-    recoveryBox_->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton* restore = recoveryBox_->addButton(tr("&Restore"), QMessageBox::AcceptRole);
-    recoveryBox_->addButton(tr("&Discard"), QMessageBox::DestructiveRole);
-    recoveryBox_->setDefaultButton(restore);
+        tr("&Restore"), tr("&Discard"), QMessageBox::DestructiveRole);
+    QPushButton* restore = recoveryBox_->defaultButton();
     connect(recoveryBox_, &QMessageBox::buttonClicked, this,
             [this, restore, file](QAbstractButton* button) {
                 if (button == restore) {
@@ -202,18 +215,14 @@ void SessionFileController::offerReencode(const QString& featuresBackbone,
     if (reencodeBox_) {
         reencodeBox_->close();
     }
-    // Non-blocking like the error box: loading and the window go on while it is open.
-    reencodeBox_ = new QMessageBox(
-        QMessageBox::Question, tr("Re-encode the Video?"),
+    reencodeBox_ = questionBox(
+        window_, tr("Re-encode the Video?"),
         tr("The video's features come from the %1 encoder; the model folder's encoder is %2. "
            "Re-encode the video with it, so the model, its codebooks and the charts see the same "
            "features?")
             .arg(title(featuresBackbone), title(modelBackbone)),
-        QMessageBox::NoButton, window_);
-    reencodeBox_->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton* reencode = reencodeBox_->addButton(tr("&Re-encode"), QMessageBox::AcceptRole);
-    reencodeBox_->addButton(tr("&Not Now"), QMessageBox::RejectRole);
-    reencodeBox_->setDefaultButton(reencode);
+        tr("&Re-encode"), tr("&Not Now"), QMessageBox::RejectRole);
+    QPushButton* reencode = reencodeBox_->defaultButton();
     connect(reencodeBox_, &QMessageBox::buttonClicked, this,
             [this, reencode, featuresBackbone, title](QAbstractButton* button) {
                 if (button == reencode) {
