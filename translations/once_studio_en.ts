@@ -259,6 +259,220 @@
     </message>
 </context>
 <context>
+    <name>MainDocks</name>
+    <message>
+        <source>Budget</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Playback</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Trainer</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Codebook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Patch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Projector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A/B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MainMenus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Open Video…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Open &amp;Feature File…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Open &amp;Codebook…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Open &amp;Model Folder…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Connect to &amp;Server…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disconnect from Se&amp;rver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1: questions are answered there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions are answered on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Evaluation Results…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Open &amp;Analysis Results…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve Session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load &amp;Demo</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Export Chart &amp;Image…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Export Chart &amp;Data…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Export &amp;Overlay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current &amp;Frame…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All Frames as a &amp;Grid…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The &amp;Strip…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every Frame as an Image &amp;Sequence (for a video)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy Current Frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Next Frame</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Previous Frame</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>C&amp;lear Group Selection</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Full Screen</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Compression</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Double Budget</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Halve Budget</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Measure Budget Sweep</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Running Work</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About ONCE Studio</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation></translation>
+    </message>
+</context>
+<context>
     <name>OverlayClipExport</name>
     <message>
         <source>%1 s · groups of frame %2</source>
@@ -1762,134 +1976,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Budget</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Playback</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Charts</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Question</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Trainer</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Messages</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Open Video…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Open &amp;Feature File…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Open &amp;Codebook…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Open &amp;Model Folder…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Open &amp;Evaluation Results…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Load &amp;Demo</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Export Chart &amp;Image…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>Export Chart &amp;Data…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Preferences…</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Next Frame</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Previous Frame</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>C&amp;lear Group Selection</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Reset Layout</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Full Screen</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Compression</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Double Budget</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Halve Budget</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Measure Budget Sweep</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Cancel Running Work</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>&amp;About ONCE Studio</source>
-        <translation></translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation></translation>
-    </message>
-    <message>
         <source>Open Video</source>
         <translation></translation>
     </message>
@@ -1926,42 +2012,6 @@
         <translation></translation>
     </message>
     <message>
-        <source>Open &amp;Analysis Results…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export &amp;Overlay</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Current &amp;Frame…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>All Frames as a &amp;Grid…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The &amp;Strip…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every Frame as an Image &amp;Sequence (for a video)…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Copy Current Frame</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;User Guide</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Videos (%1);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1971,132 +2021,6 @@
     </message>
     <message>
         <source>Budget sweep cancelled: the chart keeps the budgets measured before the cancel, or what it showed before when none was.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Codebook</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open &amp;Session…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sa&amp;ve Session…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ONCE sessions (*%1);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot save the session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Session saved to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot open the session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opening session %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The session was opened without some of its parts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 could not restore everything; the rest is open.
-
-%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Re-encode the Video?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The video&apos;s features come from the %1 encoder; the model folder&apos;s encoder is %2. Re-encode the video with it, so the model, its codebooks and the charts see the same features?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Re-encode</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Not Now</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The video keeps the features of the %1 encoder.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The autosave %1 cannot be read: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Restore the Last Session?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ONCE Studio did not close normally last time. Restore what was open then (%1), with its method, budget and last question?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Restore</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Discard</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Restoring the session of the last run from %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Connect to &amp;Server…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Disconnect from Se&amp;rver</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Connected to %1: questions are answered there.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Questions are answered on this machine.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Patch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Projector</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A/B</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Batch</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2592,6 +2516,91 @@
     </message>
     <message>
         <source>%1; the model folder&apos;s encoder is %2 (not re-encoded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::SessionFileController</name>
+    <message>
+        <source>Open Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONCE sessions (*%1);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening session %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session was opened without some of its parts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not restore everything; the rest is open.
+
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The autosave %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore the Last Session?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONCE Studio did not close normally last time. Restore what was open then (%1), with its method, budget and last question?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restoring the session of the last run from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re-encode the Video?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The video&apos;s features come from the %1 encoder; the model folder&apos;s encoder is %2. Re-encode the video with it, so the model, its codebooks and the charts see the same features?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Re-encode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The video keeps the features of the %1 encoder.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -259,6 +259,220 @@
     </message>
 </context>
 <context>
+    <name>MainDocks</name>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Playback</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>提问</translation>
+    </message>
+    <message>
+        <source>Trainer</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Codebook</source>
+        <translation>码本</translation>
+    </message>
+    <message>
+        <source>Patch</source>
+        <translation>图块</translation>
+    </message>
+    <message>
+        <source>Projector</source>
+        <translation>投影</translation>
+    </message>
+    <message>
+        <source>A/B</source>
+        <translation>A/B</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批处理</translation>
+    </message>
+</context>
+<context>
+    <name>MainMenus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Video…</source>
+        <translation>打开视频(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Feature File…</source>
+        <translation>打开特征文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Codebook…</source>
+        <translation>打开码本(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Model Folder…</source>
+        <translation>打开模型文件夹(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Connect to &amp;Server…</source>
+        <translation>连接到服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Disconnect from Se&amp;rver</source>
+        <translation>断开服务器连接(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Connected to %1: questions are answered there.</source>
+        <translation>已连接到 %1：问题将由该服务器回答。</translation>
+    </message>
+    <message>
+        <source>Questions are answered on this machine.</source>
+        <translation>问题将在本机回答。</translation>
+    </message>
+    <message>
+        <source>Open &amp;Evaluation Results…</source>
+        <translation>打开评测结果(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Analysis Results…</source>
+        <translation>打开分析结果(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation>打开会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve Session…</source>
+        <translation>保存会话(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Load &amp;Demo</source>
+        <translation>加载演示(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Export Chart &amp;Image…</source>
+        <translation>导出图表图像(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Export Chart &amp;Data…</source>
+        <translation>导出图表数据(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;Overlay</source>
+        <translation>导出叠加图(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Current &amp;Frame…</source>
+        <translation>当前帧(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>All Frames as a &amp;Grid…</source>
+        <translation>所有帧网格图(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>The &amp;Strip…</source>
+        <translation>缩略图条(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Every Frame as an Image &amp;Sequence (for a video)…</source>
+        <translation>每一帧作为图像序列(&amp;S)（用于制作视频）…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Current Frame</source>
+        <translation>复制当前帧(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Frame</source>
+        <translation>下一帧(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Frame</source>
+        <translation>上一帧(&amp;P)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear Group Selection</source>
+        <translation>清除分组选择(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Full Screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Compression</source>
+        <translation>压缩(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Double Budget</source>
+        <translation>预算加倍(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Halve Budget</source>
+        <translation>预算减半(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Measure Budget Sweep</source>
+        <translation>测量预算扫描(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Running Work</source>
+        <translation>取消正在运行的任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>用户指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About ONCE Studio</source>
+        <translation>关于 ONCE Studio(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 Qt(&amp;Q)</translation>
+    </message>
+</context>
+<context>
     <name>OverlayClipExport</name>
     <message>
         <source>%1 s · groups of frame %2</source>
@@ -1747,134 +1961,6 @@
         <translation>训练失败</translation>
     </message>
     <message>
-        <source>Budget</source>
-        <translation>预算</translation>
-    </message>
-    <message>
-        <source>Playback</source>
-        <translation>播放</translation>
-    </message>
-    <message>
-        <source>Charts</source>
-        <translation>图表</translation>
-    </message>
-    <message>
-        <source>Question</source>
-        <translation>提问</translation>
-    </message>
-    <message>
-        <source>Trainer</source>
-        <translation>训练</translation>
-    </message>
-    <message>
-        <source>Messages</source>
-        <translation>消息</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open Video…</source>
-        <translation>打开视频(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;Feature File…</source>
-        <translation>打开特征文件(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;Codebook…</source>
-        <translation>打开码本(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;Model Folder…</source>
-        <translation>打开模型文件夹(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>Open &amp;Evaluation Results…</source>
-        <translation>打开评测结果(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Load &amp;Demo</source>
-        <translation>加载演示(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Export Chart &amp;Image…</source>
-        <translation>导出图表图像(&amp;I)…</translation>
-    </message>
-    <message>
-        <source>Export Chart &amp;Data…</source>
-        <translation>导出图表数据(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Preferences…</source>
-        <translation>首选项(&amp;P)…</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Next Frame</source>
-        <translation>下一帧(&amp;N)</translation>
-    </message>
-    <message>
-        <source>&amp;Previous Frame</source>
-        <translation>上一帧(&amp;P)</translation>
-    </message>
-    <message>
-        <source>C&amp;lear Group Selection</source>
-        <translation>清除分组选择(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Reset Layout</source>
-        <translation>重置布局(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Full Screen</source>
-        <translation>全屏(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Compression</source>
-        <translation>压缩(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Double Budget</source>
-        <translation>预算加倍(&amp;D)</translation>
-    </message>
-    <message>
-        <source>&amp;Halve Budget</source>
-        <translation>预算减半(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;Measure Budget Sweep</source>
-        <translation>测量预算扫描(&amp;M)</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel Running Work</source>
-        <translation>取消正在运行的任务(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;About ONCE Studio</source>
-        <translation>关于 ONCE Studio(&amp;A)</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>关于 Qt(&amp;Q)</translation>
-    </message>
-    <message>
         <source>Open Video</source>
         <translation>打开视频</translation>
     </message>
@@ -1911,42 +1997,6 @@
         <translation>&lt;h3&gt;ONCE Studio %1&lt;/h3&gt;&lt;p&gt;基于全局码本的视频令牌压缩：每个视觉令牌被分配到最近的码字，保留使用最多的 B 个码字，令牌在其中重新分配，并对每组取平均池化。&lt;/p&gt;&lt;p&gt;查看压缩对视频的作用，在所选预算下提问，并为自己的骨干网络训练码本。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Open &amp;Analysis Results…</source>
-        <translation>打开分析结果(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Export &amp;Overlay</source>
-        <translation>导出叠加图(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Current &amp;Frame…</source>
-        <translation>当前帧(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>All Frames as a &amp;Grid…</source>
-        <translation>所有帧网格图(&amp;G)…</translation>
-    </message>
-    <message>
-        <source>The &amp;Strip…</source>
-        <translation>缩略图条(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Every Frame as an Image &amp;Sequence (for a video)…</source>
-        <translation>每一帧作为图像序列(&amp;S)（用于制作视频）…</translation>
-    </message>
-    <message>
-        <source>&amp;Copy Current Frame</source>
-        <translation>复制当前帧(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;User Guide</source>
-        <translation>用户指南(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation>键盘快捷键(&amp;K)</translation>
-    </message>
-    <message>
         <source>Videos (%1);;All files (*)</source>
         <translation>视频 (%1);;所有文件 (*)</translation>
     </message>
@@ -1957,134 +2007,6 @@
     <message>
         <source>Budget sweep cancelled: the chart keeps the budgets measured before the cancel, or what it showed before when none was.</source>
         <translation>预算扫描已取消：图表保留取消前已测量的预算；若尚未测量任何预算，则保留之前显示的内容。</translation>
-    </message>
-    <message>
-        <source>Codebook</source>
-        <translation>码本</translation>
-    </message>
-    <message>
-        <source>Open &amp;Session…</source>
-        <translation>打开会话(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Sa&amp;ve Session…</source>
-        <translation>保存会话(&amp;V)…</translation>
-    </message>
-    <message>
-        <source>Open Session</source>
-        <translation>打开会话</translation>
-    </message>
-    <message>
-        <source>ONCE sessions (*%1);;All files (*)</source>
-        <translation>ONCE 会话 (*%1);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Save Session</source>
-        <translation>保存会话</translation>
-    </message>
-    <message>
-        <source>Cannot save the session</source>
-        <translation>无法保存会话</translation>
-    </message>
-    <message>
-        <source>Session saved to %1</source>
-        <translation>会话已保存到 %1</translation>
-    </message>
-    <message>
-        <source>Cannot open the session</source>
-        <translation>无法打开会话</translation>
-    </message>
-    <message>
-        <source>Opening session %1</source>
-        <translation>正在打开会话 %1</translation>
-    </message>
-    <message>
-        <source>The session was opened without some of its parts</source>
-        <translation>会话已打开，但缺少部分内容</translation>
-    </message>
-    <message>
-        <source>%1 could not restore everything; the rest is open.
-
-%2</source>
-        <translation>%1 未能全部恢复；其余部分已打开。
-
-%2</translation>
-    </message>
-    <message>
-        <source>Re-encode the Video?</source>
-        <translation>重新编码视频？</translation>
-    </message>
-    <message>
-        <source>The video&apos;s features come from the %1 encoder; the model folder&apos;s encoder is %2. Re-encode the video with it, so the model, its codebooks and the charts see the same features?</source>
-        <translation>视频的特征来自 %1 编码器；模型文件夹的编码器是 %2。是否用它重新编码视频，使模型、其码本和图表看到相同的特征？</translation>
-    </message>
-    <message>
-        <source>&amp;Re-encode</source>
-        <translation>重新编码(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Not Now</source>
-        <translation>暂不(&amp;N)</translation>
-    </message>
-    <message>
-        <source>The video keeps the features of the %1 encoder.</source>
-        <translation>视频保留 %1 编码器的特征。</translation>
-    </message>
-    <message>
-        <source>The autosave %1 cannot be read: %2</source>
-        <translation>无法读取自动保存文件 %1：%2</translation>
-    </message>
-    <message>
-        <source>Restore the Last Session?</source>
-        <translation>恢复上次的会话？</translation>
-    </message>
-    <message>
-        <source>ONCE Studio did not close normally last time. Restore what was open then (%1), with its method, budget and last question?</source>
-        <translation>ONCE Studio 上次没有正常关闭。是否恢复当时打开的内容（%1），以及其方法、预算和最后一个问题？</translation>
-    </message>
-    <message>
-        <source>&amp;Restore</source>
-        <translation>恢复(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Discard</source>
-        <translation>丢弃(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Restoring the session of the last run from %1</source>
-        <translation>正在从 %1 恢复上次运行的会话</translation>
-    </message>
-    <message>
-        <source>Connect to &amp;Server…</source>
-        <translation>连接到服务器(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>Disconnect from Se&amp;rver</source>
-        <translation>断开服务器连接(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Connected to %1: questions are answered there.</source>
-        <translation>已连接到 %1：问题将由该服务器回答。</translation>
-    </message>
-    <message>
-        <source>Questions are answered on this machine.</source>
-        <translation>问题将在本机回答。</translation>
-    </message>
-    <message>
-        <source>Patch</source>
-        <translation>图块</translation>
-    </message>
-    <message>
-        <source>Projector</source>
-        <translation>投影</translation>
-    </message>
-    <message>
-        <source>A/B</source>
-        <translation>A/B</translation>
-    </message>
-    <message>
-        <source>Batch</source>
-        <translation>批处理</translation>
     </message>
     <message>
         <source>Export failed</source>
@@ -2576,6 +2498,93 @@
     <message>
         <source>%1; the model folder&apos;s encoder is %2 (not re-encoded)</source>
         <translation>%1；模型文件夹的编码器是 %2（未重新编码）</translation>
+    </message>
+</context>
+<context>
+    <name>once::studio::SessionFileController</name>
+    <message>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>ONCE sessions (*%1);;All files (*)</source>
+        <translation>ONCE 会话 (*%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>Session saved to %1</source>
+        <translation>会话已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Opening session %1</source>
+        <translation>正在打开会话 %1</translation>
+    </message>
+    <message>
+        <source>The session was opened without some of its parts</source>
+        <translation>会话已打开，但缺少部分内容</translation>
+    </message>
+    <message>
+        <source>%1 could not restore everything; the rest is open.
+
+%2</source>
+        <translation>%1 未能全部恢复；其余部分已打开。
+
+%2</translation>
+    </message>
+    <message>
+        <source>The autosave %1 cannot be read: %2</source>
+        <translation>无法读取自动保存文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>Restore the Last Session?</source>
+        <translation>恢复上次的会话？</translation>
+    </message>
+    <message>
+        <source>ONCE Studio did not close normally last time. Restore what was open then (%1), with its method, budget and last question?</source>
+        <translation>ONCE Studio 上次没有正常关闭。是否恢复当时打开的内容（%1），以及其方法、预算和最后一个问题？</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>丢弃(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Restoring the session of the last run from %1</source>
+        <translation>正在从 %1 恢复上次运行的会话</translation>
+    </message>
+    <message>
+        <source>Re-encode the Video?</source>
+        <translation>重新编码视频？</translation>
+    </message>
+    <message>
+        <source>The video&apos;s features come from the %1 encoder; the model folder&apos;s encoder is %2. Re-encode the video with it, so the model, its codebooks and the charts see the same features?</source>
+        <translation>视频的特征来自 %1 编码器；模型文件夹的编码器是 %2。是否用它重新编码视频，使模型、其码本和图表看到相同的特征？</translation>
+    </message>
+    <message>
+        <source>&amp;Re-encode</source>
+        <translation>重新编码(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Not Now</source>
+        <translation>暂不(&amp;N)</translation>
+    </message>
+    <message>
+        <source>The video keeps the features of the %1 encoder.</source>
+        <translation>视频保留 %1 编码器的特征。</translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,7 @@
 #include "main_window.h"
 #include "session/atomic_save.h"
 #include "session/studio_session.h"
+#include "session_file_controller.h"
 #include "studio_application.h"
 
 namespace {
@@ -93,7 +94,7 @@ int main(int argc, char** argv) {
         window.openAnyPath(path);
     }
     if (parser.isSet(session)) {
-        window.openSessionFile(parser.value(session));
+        window.sessionFiles()->openSessionFile(parser.value(session));
     }
     if (parser.isSet(demo) || parser.isSet(screenshot)) {
         window.session()->loadDemo();

@@ -1,34 +1,25 @@
 #pragma once
 // The ONCE Studio main window. It only wires: the session (document and workers), the central
-// frame view and strip, the docks (budget, playback, charts, question, trainer, messages), the
-// menus and the status bar. Behaviour lives in the widgets and the session.
+// frame view and strip, the panels in their docks (MainDocks, main_docks.h), the menu bar
+// (MainMenus, main_menus.h), session files with autosave and crash recovery
+// (SessionFileController, session_file_controller.h) and the status bar. Behaviour lives in the
+// widgets, the session and those classes.
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
 
-class QDockWidget;
-class QPlainTextEdit;
+#include "main_docks.h"
 
 namespace once::studio {
 
-class BudgetPanel;
-class ChartsPanel;
-class CodebookExplorer;
-class PatchInspector;
-class BatchPanel;
-class AbCompareView;
-class CodebookProjector;
 class FrameOverlayView;
 class FrameStrip;
 class GroupOverlay;
 class OverlayControls;
-class QuestionPanel;
 class RecentFilesMenu;
-class SessionAutosave;
+class SessionFileController;
 class StudioSession;
 class TaskStatus;
-class TrainerPanel;
-class VideoPlayerPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -40,30 +31,20 @@ class MainWindow : public QMainWindow {
     GroupOverlay* overlay() const { return overlay_; }
     FrameOverlayView* frameView() const { return view_; }
     FrameStrip* frameStrip() const { return strip_; }
-    BudgetPanel* budgetPanel() const { return budget_; }
-    ChartsPanel* chartsPanel() const { return charts_; }
-    QuestionPanel* questionPanel() const { return question_; }
-    TrainerPanel* trainerPanel() const { return trainer_; }
-    CodebookExplorer* codebookExplorer() const { return explorer_; }
-    PatchInspector* patchInspector() const { return inspector_; }
-    CodebookProjector* codebookProjector() const { return projector_; }
-    AbCompareView* abCompareView() const { return compare_; }
-    BatchPanel* batchPanel() const { return batch_; }
+    BudgetPanel* budgetPanel() const { return docks_.budget; }
+    ChartsPanel* chartsPanel() const { return docks_.charts; }
+    QuestionPanel* questionPanel() const { return docks_.question; }
+    TrainerPanel* trainerPanel() const { return docks_.trainer; }
+    CodebookExplorer* codebookExplorer() const { return docks_.explorer; }
+    PatchInspector* patchInspector() const { return docks_.inspector; }
+    CodebookProjector* codebookProjector() const { return docks_.projector; }
+    AbCompareView* abCompareView() const { return docks_.compare; }
+    BatchPanel* batchPanel() const { return docks_.batch; }
+    VideoPlayerPanel* playerPanel() const { return docks_.player; }
+    /// Opens, saves, autosaves and recovers session files (and offers to re-encode).
+    SessionFileController* sessionFiles() const { return sessionFiles_; }
     /// The error dialog shown last (null when none is open).
     QMessageBox* errorDialog() const { return errorBox_; }
-    /// The offer to re-encode the video with an opened model folder's encoder (null when none
-    /// is open).
-    QMessageBox* reencodeOffer() const { return reencodeBox_; }
-    /// The offer to restore the session of a run that crashed (null when none is open).
-    QMessageBox* recoveryOffer() const { return recoveryBox_; }
-    /// Keeps what is open in an autosave file while the window lives (issue 30).
-    SessionAutosave* autosave() const { return autosave_; }
-    /// The suffix of session files, with its dot.
-    static QString sessionSuffix();
-
-  signals:
-    /// A session file was restored (its loads ended); `problems` lists what was skipped.
-    void sessionRestored(const QStringList& problems);
 
   public slots:
     void openVideo();
@@ -71,17 +52,6 @@ class MainWindow : public QMainWindow {
     void openCodebook();
     void openModelFolder();
     void loadDemo();
-    /// File ▸ Open Session… / Save Session… (session/session_document.h).
-    void openSession();
-    void saveSession();
-    /// Reopens the session in `path`: what cannot be restored is listed in one dialog when
-    /// the rest has loaded (sessionRestored tells when).
-    void openSessionFile(const QString& path);
-    /// Saves the current session to `path`; false (with an error dialog) when it fails.
-    bool saveSessionFile(const QString& path);
-    /// Offers back the newest autosave in `folder` left by a run that did not close (the
-    /// window does this for SessionAutosave::defaultFolder() when it starts).
-    void offerRecovery(const QString& folder);
     /// Opens `path` as whatever it is: a session file (.oncesession) or any input of
     /// StudioSession::openPath (recent files, drops, the command line).
     void openAnyPath(const QString& path);
@@ -115,46 +85,26 @@ class MainWindow : public QMainWindow {
 
   private:
     void createCentralView();
-    void createDocks();
-    void createMenus();
-    /// Shrinks and moves the window into the screen's available area (see the .cpp).
-    void fitToScreen();
-    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& objectName,
-                         Qt::DockWidgetArea area);
-    QString askOpenFile(const QString& title, const QString& filter);
     void log(const QString& message);
+    /// Logs `message` and shows it in the status bar for `timeoutMs`.
+    void announce(const QString& message, int timeoutMs);
     void updateTitle();
     /// Keeps status text, actions and the trainer's chart in step with the session (issue 16).
     void wireFeedback();
-    /// The re-encode offer after a model folder (issue 16).
-    void offerReencode(const QString& featuresBackbone, const QString& modelBackbone);
 
     StudioSession* session_;
     GroupOverlay* overlay_;
     FrameOverlayView* view_ = nullptr;
     FrameStrip* strip_ = nullptr;
     OverlayControls* overlayControls_ = nullptr;
-    BudgetPanel* budget_ = nullptr;
-    ChartsPanel* charts_ = nullptr;
-    VideoPlayerPanel* player_ = nullptr;
-    QuestionPanel* question_ = nullptr;
-    TrainerPanel* trainer_ = nullptr;
-    CodebookExplorer* explorer_ = nullptr;
-    PatchInspector* inspector_ = nullptr;
-    CodebookProjector* projector_ = nullptr;
-    AbCompareView* compare_ = nullptr;
-    BatchPanel* batch_ = nullptr;
-    QPlainTextEdit* messages_ = nullptr;
+    MainDocks docks_;
     TaskStatus* taskStatus_ = nullptr;
+    SessionFileController* sessionFiles_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;
-    QMenu* viewMenu_ = nullptr;
     QMenu* overlayMenu_ = nullptr;
     QAction* measureAction_ = nullptr;
     QString hoverMessage_;
     QPointer<QMessageBox> errorBox_;
-    QPointer<QMessageBox> reencodeBox_;
-    QPointer<QMessageBox> recoveryBox_;
-    SessionAutosave* autosave_ = nullptr;
     QByteArray defaultState_;
     bool fittedWithFrame_ = false;
 };

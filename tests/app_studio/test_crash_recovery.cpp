@@ -16,6 +16,7 @@
 #include "question/question_panel.h"
 #include "session/session_autosave.h"
 #include "session/session_document.h"
+#include "session_file_controller.h"
 #include "studio_fixture.h"
 
 using namespace once::studio;
@@ -105,11 +106,11 @@ class TestCrashRecovery : public QObject {
         // The next start offers it back.
         auto window = test::shownWindow({1366, 728});
         QVERIFY(window);
-        window->offerRecovery(c.folder);
-        QMessageBox* offer = window->recoveryOffer();
+        window->sessionFiles()->offerRecovery(c.folder);
+        QMessageBox* offer = window->sessionFiles()->recoveryOffer();
         QVERIFY(offer);
         QVERIFY2(offer->text().contains(QLatin1String("demo.mp4")), qPrintable(offer->text()));
-        QSignalSpy restored(window.get(), &MainWindow::sessionRestored);
+        QSignalSpy restored(window->sessionFiles(), &SessionFileController::sessionRestored);
         QPushButton* restore = nullptr;
         for (QAbstractButton* b : offer->buttons()) {
             if (b->text().remove(QLatin1Char('&')) == QLatin1String("Restore")) {
@@ -158,8 +159,8 @@ class TestCrashRecovery : public QObject {
         crashed.close();
         auto window = test::shownWindow();
         QVERIFY(window);
-        window->offerRecovery(folder);
-        QMessageBox* offer = window->recoveryOffer();
+        window->sessionFiles()->offerRecovery(folder);
+        QMessageBox* offer = window->sessionFiles()->recoveryOffer();
         QVERIFY(offer);
         for (QAbstractButton* b : offer->buttons()) {
             if (b->text().remove(QLatin1Char('&')) == QLatin1String("Discard")) {

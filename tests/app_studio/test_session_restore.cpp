@@ -13,6 +13,7 @@
 #include "budget/budget_panel.h"
 #include "overlay/group_overlay.h"
 #include "session/session_document.h"
+#include "session_file_controller.h"
 #include "studio_fixture.h"
 
 using namespace once::studio;
@@ -40,8 +41,8 @@ void writeText(const QString& path, const QByteArray& text) {
 
 /// Opens `path` in `window` and waits until its restoration ended; the problems reported.
 QStringList restore(MainWindow& window, const QString& path, bool* ok) {
-    QSignalSpy restored(&window, &MainWindow::sessionRestored);
-    window.openSessionFile(path);
+    QSignalSpy restored(window.sessionFiles(), &SessionFileController::sessionRestored);
+    window.sessionFiles()->openSessionFile(path);
     *ok = restored.count() == 1 || restored.wait(300000);
     *ok = *ok && test::waitIdle(*window.session(), 300000, false);
     return *ok ? restored.first().first().toStringList() : QStringList();
@@ -74,7 +75,7 @@ class TestSessionRestore : public QObject {
             QVERIFY(test::waitForResult(*s, QStringLiteral("once"), 24));
             window->overlay()->setCurrentFrame(5);
             path = dir + QStringLiteral("/work.oncesession");
-            QVERIFY(window->saveSessionFile(path));
+            QVERIFY(window->sessionFiles()->saveSessionFile(path));
         }
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -108,7 +109,7 @@ class TestSessionRestore : public QObject {
         s->setMethod(QStringLiteral("tome"));
         s->setBudget(300);
         QVERIFY(test::waitForResult(*s, QStringLiteral("tome"), 300));
-        QVERIFY(window->saveSessionFile(path));
+        QVERIFY(window->sessionFiles()->saveSessionFile(path));
         auto again = test::shownWindow();
         QVERIFY(again);
         restore(*again, path, &ok);
@@ -175,8 +176,8 @@ class TestSessionRestore : public QObject {
 
         // Not a session at all: one error naming the file, nothing restored.
         writeText(path, "{\"format\": \"once-session\", \"version\": 7}");
-        QSignalSpy restored(third.get(), &MainWindow::sessionRestored);
-        third->openSessionFile(path);
+        QSignalSpy restored(third->sessionFiles(), &SessionFileController::sessionRestored);
+        third->sessionFiles()->openSessionFile(path);
         QVERIFY(third->errorDialog());
         QVERIFY(third->errorDialog()->text().contains(QLatin1String("damaged.oncesession")));
         QCOMPARE(restored.count(), 0);
@@ -193,14 +194,16 @@ class TestSessionRestore : public QObject {
         // Without a video there is nothing to re-encode.
         s->openModelFolder(model);
         QVERIFY(test::waitIdle(*s, 120000, false));
-        QVERIFY(!window->reencodeOffer());
+        QVERIFY(!window->sessionFiles()->reencodeOffer());
 
         QVERIFY(test::loadDemo(*window));  // the demo encoder's features
         QCOMPARE(QString::fromStdString(s->video().backbone), QStringLiteral("demo"));
         s->openModelFolder(model);
         QVERIFY(test::waitIdle(*s, 120000, false));
-        QTRY_VERIFY(window->reencodeOffer() && window->reencodeOffer()->isVisible());
-        QVERIFY(window->reencodeOffer()->text().contains(QLatin1String("LLaVA-OneVision")));
+        QTRY_VERIFY(window->sessionFiles()->reencodeOffer() &&
+                    window->sessionFiles()->reencodeOffer()->isVisible());
+        QVERIFY(window->sessionFiles()->reencodeOffer()->text().contains(
+            QLatin1String("LLaVA-OneVision")));
         const QString stated = window->budgetPanel()->readout(QStringLiteral("features"));
         QVERIFY2(stated.contains(QLatin1String("demo")) &&
                      stated.contains(QLatin1String("not re-encoded")),
@@ -208,14 +211,14 @@ class TestSessionRestore : public QObject {
 
         // Not now: the features stay the demo encoder's.
         QAbstractButton* notNow = nullptr;
-        for (QAbstractButton* b : window->reencodeOffer()->buttons()) {
-            if (window->reencodeOffer()->buttonRole(b) == QMessageBox::RejectRole) {
+        for (QAbstractButton* b : window->sessionFiles()->reencodeOffer()->buttons()) {
+            if (window->sessionFiles()->reencodeOffer()->buttonRole(b) == QMessageBox::RejectRole) {
                 notNow = b;
             }
         }
         QVERIFY(notNow);
         QTest::mouseClick(notNow, Qt::LeftButton);
-        QTRY_VERIFY(!window->reencodeOffer());
+        QTRY_VERIFY(!window->sessionFiles()->reencodeOffer());
         QVERIFY(test::waitIdle(*s, 120000, false));
         QCOMPARE(QString::fromStdString(s->video().backbone), QStringLiteral("demo"));
         QVERIFY(window->budgetPanel()
@@ -225,9 +228,9 @@ class TestSessionRestore : public QObject {
         // Opened again and accepted: the video is encoded by the folder's backbone.
         s->openModelFolder(model);
         QVERIFY(test::waitIdle(*s, 120000, false));
-        QTRY_VERIFY(window->reencodeOffer());
-        QVERIFY(window->reencodeOffer()->defaultButton());
-        QTest::mouseClick(window->reencodeOffer()->defaultButton(), Qt::LeftButton);
+        QTRY_VERIFY(window->sessionFiles()->reencodeOffer());
+        QVERIFY(window->sessionFiles()->reencodeOffer()->defaultButton());
+        QTest::mouseClick(window->sessionFiles()->reencodeOffer()->defaultButton(), Qt::LeftButton);
         QVERIFY(s->isBusy());  // queued on the loader, with progress and cancel
         QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(s->video().backbone),
                                   QStringLiteral("llava-onevision"), 300000);
@@ -241,7 +244,7 @@ class TestSessionRestore : public QObject {
         s->openModelFolder(model);
         QVERIFY(test::waitIdle(*s, 120000, false));
         QTest::qWait(50);
-        QVERIFY(!window->reencodeOffer());
+        QVERIFY(!window->sessionFiles()->reencodeOffer());
     }
 };
 
