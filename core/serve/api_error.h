@@ -12,16 +12,24 @@ namespace once::serve {
 
 class ApiError : public OnceError {
   public:
-    ApiError(int status, std::string type, const std::string& message, Where where = {})
-        : OnceError(message, std::move(where)), status_(status), type_(std::move(type)) {}
+    ApiError(int status, std::string type, const std::string& message, Where where = {},
+             std::string code = {})
+        : OnceError(message, std::move(where)),
+          status_(status),
+          type_(std::move(type)),
+          code_(std::move(code)) {}
 
     int status() const noexcept { return status_; }
     /// invalid_request_error, authentication_error, not_found_error, rate_limit_error, …
     const std::string& type() const noexcept { return type_; }
+    /// The OpenAI error's `code`, for an error a client acts on (serve/media_url.h
+    /// kVideoNotCachedCode); empty: null.
+    const std::string& code() const noexcept { return code_; }
 
   private:
     int status_;
     std::string type_;
+    std::string code_;
 };
 
 /// Throws ApiError(413, "invalid_request_error", …) naming `field`: a body or a video larger

@@ -28,15 +28,15 @@ std::string dumped(const json& j) {
 }
 
 void sendError(httplib::Response& res, int status, const std::string& message,
-               const std::string& type, const std::string& param) {
+               const std::string& type, const std::string& param, const std::string& code = {}) {
     res.status = status;
-    res.set_content(dumped(errorJson(message, type, param)), "application/json");
+    res.set_content(dumped(errorJson(message, type, param, code)), "application/json");
 }
 
-// The OpenAI error of an exception a request raised: its status, type and field.
+// The OpenAI error of an exception a request raised: its status, type, field and code.
 struct Failure {
     int status = 500;
-    std::string type = "internal_error", message, param;
+    std::string type = "internal_error", message, param, code;
 };
 
 Failure failureOf(std::exception_ptr e) {
@@ -44,9 +44,9 @@ Failure failureOf(std::exception_ptr e) {
     try {
         std::rethrow_exception(e);
     } catch (const ApiError& a) {
-        f = {a.status(), a.type(), a.what(), a.where().field};
+        f = {a.status(), a.type(), a.what(), a.where().field, a.code()};
     } catch (const OnceError& o) {
-        f = {400, "invalid_request_error", o.what(), o.where().field};
+        f = {400, "invalid_request_error", o.what(), o.where().field, {}};
     } catch (const std::exception& x) {
         f.message = std::string("internal error: ") + x.what();
     }
@@ -154,10 +154,11 @@ struct HttpServer::Impl {
         ChatRequest request;
         try {
             request = parseChatRequest(req.body, engine.options().limits);
+            metrics.videoReceived(request.video);
             checkModel(request.model);
         } catch (...) {
             const Failure f = failureOf(std::current_exception());
-            sendError(res, f.status, f.message, f.type, f.param);
+            sendError(res, f.status, f.message, f.type, f.param, f.code);
             return true;
         }
         const std::string id = newId();
@@ -196,7 +197,7 @@ struct HttpServer::Impl {
         } catch (...) {
         }
         const Failure f = failureOf(e);
-        sendError(res, f.status, f.message, f.type, f.param);
+        sendError(res, f.status, f.message, f.type, f.param, f.code);
     }
 
     // A compression alone (no generation): the kept groups and timings, as JSON.
@@ -207,6 +208,7 @@ struct HttpServer::Impl {
         }
         try {
             const CompressRequest request = parseCompressRequest(req.body, engine.options().limits);
+            metrics.videoReceived(request.video);
             checkModel(request.model);
             const EngineAnswer a = engine.compress(request, admission->token);
             metrics.observe(a);
@@ -260,7 +262,7 @@ struct HttpServer::Impl {
             // Headers are sent: the error goes in the stream, as OpenAI's clients expect.
             const Failure f = failureOf(std::current_exception());
             status = f.status;
-            write(sseData(errorJson(f.message, f.type, f.param)));
+            write(sseData(errorJson(f.message, f.type, f.param, f.code)));
         }
         metrics.answered(kChat, status);
         if (status != 499) {
@@ -326,7 +328,7 @@ struct HttpServer::Impl {
         http.set_exception_handler(
             [](const httplib::Request&, httplib::Response& res, std::exception_ptr e) {
                 const Failure f = failureOf(e);
-                sendError(res, f.status, f.message, f.type, f.param);
+                sendError(res, f.status, f.message, f.type, f.param, f.code);
             });
     }
 };

@@ -90,7 +90,36 @@ VideoSource parseDataUrl(std::string_view url, const std::string& field, std::si
     return v;
 }
 
+// once-video:sha256:<64 lowercase hex>, checked strictly: the hash is a cache key, so an
+// uppercase or shortened one is a client's bug to report, not a miss to answer with 404.
+VideoSource parseCachedUrl(std::string_view url, const std::string& field) {
+    const std::string expected = "once-video:sha256:<64 lowercase hex digits>";
+    const std::string_view scheme = "once-video:";
+    if (url.substr(0, kCachedVideoPrefix.size()) != kCachedVideoPrefix) {
+        badUrl("a once-video: URL names a video by its SHA-256 only", field, expected,
+               url.substr(scheme.size(), url.find(':', scheme.size()) - scheme.size()));
+    }
+    const std::string_view hex = url.substr(kCachedVideoPrefix.size());
+    if (hex.size() != 64) {
+        badUrl("a once-video: URL needs exactly 64 hex digits after sha256:", field, expected,
+               std::to_string(hex.size()) + " characters");
+    }
+    const auto bad = hex.find_first_not_of("0123456789abcdef");
+    if (bad != std::string_view::npos) {
+        badUrl(
+            "a once-video: URL's hash is lowercase hex", field, expected,
+            "'" + printableExcerpt(hex.substr(bad, 1)) + "' at digit " + std::to_string(bad + 1));
+    }
+    VideoSource v;
+    v.cachedSha256 = std::string(hex);
+    return v;
+}
+
 }  // namespace
+
+std::string cachedVideoUrl(const std::string& sha256) {
+    return std::string(kCachedVideoPrefix) + sha256;
+}
 
 std::string videoDataUrl(std::string_view bytes, const std::string& fileName) {
     std::string type = "mp4";
@@ -168,7 +197,12 @@ VideoSource parseMediaUrl(std::string_view url, const std::string& field,
     if (url.substr(0, 5) == "data:") {
         return parseDataUrl(url, field, maxVideoBytes);
     }
-    const std::string expected = "file:///path under --media-root, or data:video/...;base64,...";
+    if (url.substr(0, 11) == "once-video:") {
+        return parseCachedUrl(url, field);
+    }
+    const std::string expected =
+        "file:///path under --media-root, data:video/...;base64,..., or "
+        "once-video:sha256:<hex>";
     if (url.substr(0, 7) != "file://") {
         badUrl("unsupported video URL (the server fetches nothing from the network)", field,
                expected, url);

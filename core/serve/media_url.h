@@ -1,7 +1,10 @@
 #pragma once
 // The video of a chat request, as vLLM takes it in a `video_url` content part: a `file://` URL
 // of a file the server may read (only under its --media-root, checked like every other name
-// read from outside: util/safe_path.h), or a `data:video/…;base64,…` URL within the size limit.
+// read from outside: util/safe_path.h), a `data:video/…;base64,…` URL within the size limit, or
+// `once-video:sha256:<64 lowercase hex>`: a video the server already holds, named by the SHA-256
+// of its bytes (resolved from the server's own video cache only, never a path), so that a
+// client asking many questions about one video uploads it once.
 // The server fetches nothing from the network.
 #include <cstddef>
 #include <string>
@@ -17,11 +20,26 @@ struct VideoSource {
     /// type has no usual one: the decoder probes the content anyway).
     std::string bytes;
     std::string extension;
-    bool isData() const { return filePath.empty(); }
+    /// once-video:sha256: — the 64 lowercase hex digits of the video's SHA-256.
+    std::string cachedSha256;
+    bool isData() const { return filePath.empty() && cachedSha256.empty(); }
+    bool isCached() const { return !cachedSha256.empty(); }
 };
 
+/// The scheme and algorithm of a video named by its content: "once-video:sha256:".
+inline constexpr std::string_view kCachedVideoPrefix = "once-video:sha256:";
+
+/// The `code` of the OpenAI error (HTTP 404) a server answers for a once-video: URL it does not
+/// hold (never sent, evicted from its cache, or sent before a restart): the client sends the
+/// bytes instead.
+inline constexpr const char* kVideoNotCachedCode = "video_not_cached";
+
+/// "once-video:sha256:" + `sha256` (64 lowercase hex digits).
+std::string cachedVideoUrl(const std::string& sha256);
+
 /// Parses `url` (request field `field`). Throws ApiError 400 naming `field` for a scheme other
-/// than file: and data:, a file URL with a host other than localhost or a relative path, a bad
+/// than file:, data: and once-video:, a once-video: URL other than sha256: and exactly 64
+/// lowercase hex digits, a file URL with a host other than localhost or a relative path, a bad
 /// percent escape or NUL byte, a data URL that is not base64 `video/*` or whose base64 is
 /// malformed; ApiError 413 when the data URL's video would exceed `maxVideoBytes` (checked
 /// before decoding).

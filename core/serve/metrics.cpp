@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "serve/media_url.h"
 #include "serve/serve_engine.h"
 #include "util/work_counters.h"
 
@@ -73,6 +74,18 @@ void ServeMetrics::observe(const EngineAnswer& a) {
     visualAfter_ += a.report.contentTokens + a.report.layoutTokens;
 }
 
+void ServeMetrics::videoReceived(const VideoSource& v) {
+    std::lock_guard lock(m_);
+    if (v.isCached()) {
+        ++videosByHash_;
+    } else if (v.isData()) {
+        ++videosByData_;
+        uploadBytes_ += std::int64_t(v.bytes.size());
+    } else {
+        ++videosByFile_;
+    }
+}
+
 std::int64_t ServeMetrics::inFlight() const {
     std::lock_guard lock(m_);
     return inFlight_;
@@ -123,7 +136,16 @@ std::string ServeMetrics::prometheusText() const {
       << w.decodes.load()
       << "\n# HELP once_video_encodes_total Encoder runs of this process.\n"
          "# TYPE once_video_encodes_total counter\nonce_video_encodes_total "
-      << w.encodes.load() << "\n";
+      << w.encodes.load()
+      << "\n# HELP once_video_requests_total Videos of parsed requests, by how they came: "
+         "data (bytes in a data: URL), file (a file: URL), hash (once-video:sha256:, not "
+         "uploaded).\n# TYPE once_video_requests_total counter\n"
+         "once_video_requests_total{source=\"data\"} "
+      << videosByData_ << "\nonce_video_requests_total{source=\"file\"} " << videosByFile_
+      << "\nonce_video_requests_total{source=\"hash\"} " << videosByHash_
+      << "\n# HELP once_video_upload_bytes_total Video bytes received in data: URLs (decoded).\n"
+         "# TYPE once_video_upload_bytes_total counter\nonce_video_upload_bytes_total "
+      << uploadBytes_ << "\n";
     return o.str();
 }
 

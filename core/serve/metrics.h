@@ -3,7 +3,9 @@
 // requests in flight and cancelled, latency histograms end to end and per stage (queue, decode,
 // encode, compress, prefill, generate; cached stages are not observed), token counters, the
 // video cache's hits and the process's decode/encode counts (util/work_counters.h), so an
-// operator sees from outside that a repeated video is not decoded again.
+// operator sees from outside that a repeated video is not decoded again; and the videos
+// received by how they came (data: bytes, file: path, once-video: hash) with the bytes uploaded,
+// so that the uploads a hash saved are seen too.
 #include <array>
 #include <cstdint>
 #include <map>
@@ -13,6 +15,7 @@
 namespace once::serve {
 
 struct EngineAnswer;
+struct VideoSource;
 
 class ServeMetrics {
   public:
@@ -27,6 +30,8 @@ class ServeMetrics {
     void answered(const std::string& route, int status);
     void cancelled();  ///< the client left before the answer was complete
     void observe(const EngineAnswer& a);
+    /// A parsed request's video: counted by source; a data: URL's decoded bytes added.
+    void videoReceived(const VideoSource& v);
 
     std::int64_t inFlight() const;
     std::string prometheusText() const;
@@ -44,6 +49,7 @@ class ServeMetrics {
     std::int64_t cacheHits_ = 0, cacheMisses_ = 0;
     std::int64_t promptTokens_ = 0, completionTokens_ = 0;
     std::int64_t visualBefore_ = 0, visualAfter_ = 0;
+    std::int64_t videosByData_ = 0, videosByFile_ = 0, videosByHash_ = 0, uploadBytes_ = 0;
     Histogram request_;
     std::map<std::string, Histogram> stages_;
 };

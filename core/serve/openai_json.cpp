@@ -8,12 +8,13 @@ namespace once::serve {
 
 using json = nlohmann::json;
 
-json errorJson(const std::string& message, const std::string& type, const std::string& param) {
+json errorJson(const std::string& message, const std::string& type, const std::string& param,
+               const std::string& code) {
     return {{"error",
              {{"message", message},
               {"type", type},
               {"param", param.empty() ? json(nullptr) : json(param)},
-              {"code", nullptr}}}};
+              {"code", code.empty() ? json(nullptr) : json(code)}}}};
 }
 
 json keptGroupsJson(const EngineAnswer& a) {

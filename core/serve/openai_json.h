@@ -13,9 +13,9 @@
 
 namespace once::serve {
 
-/// {"error": {"message", "type", "param", "code"}} — `param` null when empty.
+/// {"error": {"message", "type", "param", "code"}} — `param` and `code` null when empty.
 nlohmann::json errorJson(const std::string& message, const std::string& type,
-                         const std::string& param);
+                         const std::string& param, const std::string& code = {});
 
 /// The kept groups of a compressed answer: {"frames": T, "patches": P, "grid": [h, w],
 /// "dropped": tokens in no group, "rows": [{"row": m, "codeword": k (−1: none), "size": n,

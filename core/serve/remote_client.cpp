@@ -10,6 +10,7 @@
 #include "compress/compression.h"
 #include "serve/kept_groups.h"
 #include "serve/media_url.h"
+#include "serve/video_upload.h"
 #include "util/error.h"
 #include "util/json_file.h"
 
@@ -44,6 +45,9 @@ std::unique_ptr<httplib::Client> connect(const RemoteEndpoint& e) {
     const json j = json::parse(body, nullptr, false);
     if (j.is_object() && j.contains("error") && j["error"].is_object()) {
         const json& err = j["error"];
+        if (err.contains("code") && err["code"] == kVideoNotCachedCode) {
+            throw VideoNotCached(err.value("message", std::string()));  // sendVideo uploads it
+        }
         fail("the server refused the request (HTTP " + std::to_string(status) +
                  "): " + err.value("message", std::string()),
              e.url,
@@ -155,10 +159,12 @@ std::string remoteModel(const RemoteEndpoint& e) {
     return jsonToString(jsonRequire(data[0], "id", e.url, "data[0]"), e.url, "data[0].id");
 }
 
-RemoteAnswer askRemote(const RemoteEndpoint& e, const std::string& videoPath,
-                       const std::string& question, const AskOptions& o,
-                       const std::string& sampling, const CancelToken& cancel,
-                       std::size_t maxVideoBytes) {
+namespace {
+
+// askRemote with the video as `videoUrl` (its hash or its bytes: sendVideo).
+RemoteAnswer askWithUrl(const RemoteEndpoint& e, const std::string& videoUrl,
+                        const std::string& question, const AskOptions& o,
+                        const std::string& sampling, const CancelToken& cancel) {
     json once = json::object();
     if (o.budget) {
         once["budget"] = *o.budget;
@@ -176,10 +182,7 @@ RemoteAnswer askRemote(const RemoteEndpoint& e, const std::string& videoPath,
         once["sampling"] = sampling;
     }
     json content = json::array();
-    content.push_back(
-        {{"type", "video_url"},
-         {"video_url",
-          {{"url", videoDataUrl(readFileLimited(videoPath, maxVideoBytes), videoPath)}}}});
+    content.push_back({{"type", "video_url"}, {"video_url", {{"url", videoUrl}}}});
     content.push_back({{"type", "text"}, {"text", question}});
     json messages = json::array();
     if (!o.system.empty()) {
@@ -288,9 +291,10 @@ RemoteAnswer askRemote(const RemoteEndpoint& e, const std::string& videoPath,
     return a;
 }
 
-RemoteCompression remoteCompress(const RemoteEndpoint& e, const std::string& videoPath,
-                                 const AskOptions& o, const std::string& sampling,
-                                 const CancelToken& cancel, std::size_t maxVideoBytes) {
+// remoteCompress with the video as `videoUrl`.
+RemoteCompression compressWithUrl(const RemoteEndpoint& e, const std::string& videoUrl,
+                                  const AskOptions& o, const std::string& sampling,
+                                  const CancelToken& cancel) {
     if (!o.budget) {
         fail("a remote compression needs a budget", e.url, "once.budget", "a budget >= 1", "dense");
     }
@@ -304,11 +308,7 @@ RemoteCompression remoteCompress(const RemoteEndpoint& e, const std::string& vid
     if (!sampling.empty()) {
         once["sampling"] = sampling;
     }
-    const json body = {
-        {"video_url",
-         {{"url", videoDataUrl(readFileLimited(videoPath, maxVideoBytes), videoPath)}}},
-        {"seed", o.seed},
-        {"once", once}};
+    const json body = {{"video_url", {{"url", videoUrl}}}, {"seed", o.seed}, {"once", once}};
     cancel.throwIfCancelled();
     auto c = connect(e);
     // A cancel (the slider moved on) closes the connection, which cancels the server's work;
@@ -370,6 +370,28 @@ RemoteCompression remoteCompress(const RemoteEndpoint& e, const std::string& vid
     out.videoCached = a.videoCached;
     out.machine = machineOf(e);
     return out;
+}
+
+}  // namespace
+
+RemoteAnswer askRemote(const RemoteEndpoint& e, const std::string& videoPath,
+                       const std::string& question, const AskOptions& o,
+                       const std::string& sampling, const CancelToken& cancel,
+                       std::size_t maxVideoBytes) {
+    RemoteAnswer a;
+    sendVideo(videoPath, maxVideoBytes, [&](const std::string& url) {
+        a = askWithUrl(e, url, question, o, sampling, cancel);
+    });
+    return a;
+}
+
+RemoteCompression remoteCompress(const RemoteEndpoint& e, const std::string& videoPath,
+                                 const AskOptions& o, const std::string& sampling,
+                                 const CancelToken& cancel, std::size_t maxVideoBytes) {
+    RemoteCompression c;
+    sendVideo(videoPath, maxVideoBytes,
+              [&](const std::string& url) { c = compressWithUrl(e, url, o, sampling, cancel); });
+    return c;
 }
 
 }  // namespace once::serve

@@ -2,8 +2,9 @@
 // The client side of `once serve`, for the studio's "Connect to Server…": a question about a
 // local video answered by a remote engine (a GPU machine), with the same report a local
 // AnswerSession gives (pipeline/answer_session.h AskReport: answer, ids, stages, visual tokens,
-// kept groups), so the views draw a remote answer as they draw a local one. The video's bytes go as
-// a data: URL (the server caches them by hash: a new budget re-uses its encoding); the answer is
+// kept groups), so the views draw a remote answer as they draw a local one. The video goes by its
+// hash first and as a data: URL only when the server does not hold it (serve/video_upload.h: one
+// upload per video, not per question; a new budget re-uses the server's encoding); the answer is
 // streamed, so the text arrives as it is generated and a cancel closes the connection, which
 // cancels the work on the server. A compression alone (remoteCompress: the studio's budgets,
 // overlay and sweep) comes back as the local path's CompressionResult (serve/kept_groups.h).
@@ -41,7 +42,8 @@ struct RemoteAnswer {
     std::string machine;       ///< the server's host:port, for "measured on …"
 };
 
-/// Asks `question` about the video file `videoPath` (sent whole; at most `maxVideoBytes`) with
+/// Asks `question` about the video file `videoPath` (named by its hash; sent whole, at most
+/// `maxVideoBytes`, when the server does not hold it) with
 /// `options` (budget or dense, method, params, seed, max tokens, temperature, top-p, system;
 /// onText receives the streamed pieces) and `sampling` (empty: the server's). Throws OnceError
 /// with the server's message and field for a refused request, Cancelled when `cancel` fires.

@@ -12,6 +12,7 @@
 
 #include "compress/token_compressor.h"
 #include "serve/api_error.h"
+#include "serve/media_url.h"
 #include "util/error.h"
 #include "util/sha256.h"
 
@@ -165,7 +166,9 @@ std::unique_lock<std::timed_mutex> ServeEngine::useVideo(const VideoSource& vide
     const std::string videoField = "messages.video_url.url";
     // What the video is, before waiting for the engine: hashing runs in parallel.
     std::string path;
-    if (video.isData()) {
+    if (video.isCached()) {
+        a.videoSha256 = video.cachedSha256;
+    } else if (video.isData()) {
         a.videoSha256 = Sha256::hex(video.bytes.data(), video.bytes.size());
     } else {
         path = resolveMediaFile(o.mediaRoot, video.filePath, videoField, o.limits.maxVideoBytes);
@@ -181,6 +184,17 @@ std::unique_lock<std::timed_mutex> ServeEngine::useVideo(const VideoSource& vide
     }
     a.waitSeconds = std::chrono::duration<double>(Clock::now() - queued).count();
     cancel.throwIfCancelled();
+    if (video.isCached() && !s_->holds(key)) {
+        // Only what the cache holds: the bytes themselves are gone once encoded, so a video
+        // encoded with another sampling rule is not held either.
+        throw ApiError(404, "not_found_error",
+                       "this server does not hold the video named by its hash (never sent, "
+                       "evicted from its cache, sent before a restart, or encoded with another "
+                       "sampling): send its bytes as a data: URL",
+                       {"request", videoField, "a video this server holds",
+                        cachedVideoUrl(video.cachedSha256)},
+                       kVideoNotCachedCode);
+    }
 
     Progress progress({}, cancel);
     if (video.isData() && !s_->holds(key)) {
