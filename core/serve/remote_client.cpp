@@ -45,14 +45,15 @@ std::unique_ptr<httplib::Client> connect(const RemoteEndpoint& e) {
     const json j = json::parse(body, nullptr, false);
     if (j.is_object() && j.contains("error") && j["error"].is_object()) {
         const json& err = j["error"];
-        if (err.contains("code") && err["code"] == kVideoNotCachedCode) {
-            throw VideoNotCached(err.value("message", std::string()));  // sendVideo uploads it
+        const std::string message = err.value("message", std::string());
+        if (serverWantsTheBytes(status, err)) {
+            throw VideoNotCached(message);  // sendVideo uploads it
         }
-        fail("the server refused the request (HTTP " + std::to_string(status) +
-                 "): " + err.value("message", std::string()),
-             e.url,
-             err.contains("param") && err["param"].is_string() ? err["param"].get<std::string>()
-                                                               : "");
+        const std::string param = err.contains("param") && err["param"].is_string()
+                                      ? err["param"].get<std::string>()
+                                      : "";
+        fail("the server refused the request (HTTP " + std::to_string(status) + "): " + message,
+             e.url, param);
     }
     fail("the server answered HTTP " + std::to_string(status), e.url, kUnreachableField,
          "an OpenAI-compatible server", printableExcerpt(body, 200));

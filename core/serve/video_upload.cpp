@@ -74,4 +74,20 @@ void sendVideo(const std::string& path, std::size_t maxBytes,
     send(videoDataUrl(readFileLimited(path, maxBytes), path));
 }
 
+bool serverWantsTheBytes(int status, const nlohmann::json& error) {
+    if (!error.is_object()) {
+        return false;
+    }
+    if (error.contains("code") && error["code"] == kVideoNotCachedCode) {
+        return true;
+    }
+    const auto text = [&](const char* key) {
+        return error.contains(key) && error[key].is_string() ? error[key].get<std::string>()
+                                                             : std::string();
+    };
+    // media_url.cpp's answer to a scheme it does not know, unchanged since before the hash form.
+    return status == 400 && text("message").find("unsupported video URL") != std::string::npos &&
+           text("param").find("video_url") != std::string::npos;
+}
+
 }  // namespace once::serve

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +30,13 @@ struct FileDigest {
 /// size and modification time (the last 64 files are kept). Thread-safe. Throws OnceError
 /// naming the file when it cannot be read or is larger than `maxBytes`.
 FileDigest fileDigest(const std::string& path, std::size_t maxBytes);
+
+/// Whether a server's error answer (`error`: the OpenAI error object, {"message", "type",
+/// "param", "code"}) to a request that named its video by hash asks for the bytes instead: the
+/// server does not hold the video (kVideoNotCachedCode), or it predates the hash form and refuses
+/// its scheme like any other unsupported video URL (a 400 on the video's URL field) — a studio
+/// connected to an older server then uploads, as it always did, instead of failing.
+bool serverWantsTheBytes(int status, const nlohmann::json& error);
 
 /// Calls `send` with the once-video: URL of `path`; when that throws VideoNotCached, calls it
 /// once more with the file's bytes as a data: URL (at most `maxBytes`). `send` throws

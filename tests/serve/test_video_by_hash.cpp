@@ -8,12 +8,14 @@
 // makes the client upload the video once and answer as before.
 #include <QtTest>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "compress/compression.h"
 #include "pipeline/answer_session.h"
 #include "serve/api_error.h"
 #include "serve/media_url.h"
+#include "serve/openai_json.h"
 #include "serve/remote_client.h"
 #include "serve/serve_process.h"
 #include "serve/video_upload.h"
@@ -113,6 +115,34 @@ class TestVideoByHash : public QObject {
                          qPrintable(QString::fromStdString(url + " -> " + e.where().found)));
             }
         }
+    }
+
+    void anOlderServersRefusalAsksForTheBytes() {
+        // What a server from before the hash form answered to once-video: — the answer of
+        // parseMediaUrl to any scheme it does not know, made here by the same code.
+        const std::string field = "messages[0].content[0].video_url.url";
+        std::optional<serve::ApiError> refusal;
+        try {
+            serve::parseMediaUrl("gopher://x", field, 9);
+        } catch (const serve::ApiError& e) {
+            refusal = e;
+        }
+        QVERIFY(refusal);
+        const serve::ApiError& old = *refusal;
+        const json body = serve::errorJson(old.what(), old.type(), old.where().field, old.code());
+        QVERIFY2(serve::serverWantsTheBytes(old.status(), body["error"]), body.dump().c_str());
+        // The server's own "not held" (whatever its status) asks for them too.
+        QVERIFY(
+            serve::serverWantsTheBytes(404, serve::errorJson("not held", "not_found_error", "",
+                                                             serve::kVideoNotCachedCode)["error"]));
+        // Anything else is the request's error, reported as such.
+        QVERIFY(!serve::serverWantsTheBytes(
+            400, serve::errorJson(old.what(), old.type(), "once.budget")["error"]));
+        QVERIFY(!serve::serverWantsTheBytes(
+            400, serve::errorJson("budget out of range", "invalid_request_error", field)["error"]));
+        QVERIFY(
+            !serve::serverWantsTheBytes(500, serve::errorJson(old.what(), "x", field)["error"]));
+        QVERIFY(!serve::serverWantsTheBytes(400, json("unsupported video URL")));
     }
 
     void theClientHashesAFileOncePerVersion() {
