@@ -10,6 +10,7 @@
 #include "compress/compression.h"
 #include "serve/kept_groups.h"
 #include "serve/media_url.h"
+#include "serve/remote_report.h"
 #include "serve/video_upload.h"
 #include "util/error.h"
 #include "util/json_file.h"
@@ -63,81 +64,6 @@ std::unique_ptr<httplib::Client> connect(const RemoteEndpoint& e) {
 std::string machineOf(const RemoteEndpoint& e) {
     const auto scheme = e.url.find("://");
     return e.url.substr(scheme == std::string::npos ? 0 : scheme + 3);
-}
-
-std::vector<std::int64_t> ints(const json& j, const std::string& url, const std::string& field) {
-    std::vector<std::int64_t> v;
-    if (!j.is_array()) {
-        fail("unexpected answer", url, field, "an array of integers", jsonTypeName(j));
-    }
-    for (const json& x : j) {
-        v.push_back(jsonToInt(x, url, field, -1, std::numeric_limits<std::int64_t>::max()));
-    }
-    return v;
-}
-
-// The report of a `once` member (serve/openai_json.h onceJson), checked as untrusted input.
-void fillReport(RemoteAnswer& a, const json& once, const std::string& url) {
-    AskReport& r = a.report;
-    r.tokenIds = ints(jsonRequire(once, "token_ids", url, "once"), url, "once.token_ids");
-    r.dense = jsonToBool(jsonRequire(once, "dense", url, "once"), url, "once.dense");
-    if (!r.dense) {
-        r.method = jsonToString(jsonRequire(once, "method", url, "once"), url, "once.method");
-        r.budget = jsonToInt(jsonRequire(once, "budget", url, "once"), url, "once.budget", 1,
-                             std::numeric_limits<std::int32_t>::max());
-    }
-    const json& vt = jsonRequire(once, "visual_tokens", url, "once");
-    const std::int64_t big = std::int64_t(1) << 40;
-    r.sourceTokens = jsonToInt(jsonRequire(vt, "before", url, "once.visual_tokens"), url,
-                               "once.visual_tokens.before", 0, big);
-    r.contentTokens = jsonToInt(jsonRequire(vt, "content", url, "once.visual_tokens"), url,
-                                "once.visual_tokens.content", 0, big);
-    r.layoutTokens = jsonToInt(jsonRequire(vt, "layout", url, "once.visual_tokens"), url,
-                               "once.visual_tokens.layout", 0, big);
-    if (const json* f = jsonFind(once, "prefill_flops", url, "once")) {
-        r.prefillFlops = jsonToNumber(*f, url, "once.prefill_flops");
-    }
-    for (const json& s : jsonRequire(once, "stages", url, "once")) {
-        StageReport st;
-        st.name = jsonToString(jsonRequire(s, "name", url, "once.stages"), url, "once.stages.name");
-        st.seconds =
-            jsonToNumber(jsonRequire(s, "seconds", url, "once.stages"), url, "once.stages.seconds");
-        st.cached = jsonBoolOr(s, "cached", false, url, "once.stages");
-        r.stages.push_back(st);
-    }
-    const json& video = jsonRequire(once, "video", url, "once");
-    a.videoSha256 = jsonStringOr(video, "sha256", "", url, "once.video");
-    a.videoCached = jsonBoolOr(video, "cached", false, url, "once.video");
-    const json* groups = jsonFind(once, "groups", url, "once");
-    if (groups && !r.dense) {
-        const std::int64_t frames = jsonToInt(jsonRequire(*groups, "frames", url, "once.groups"),
-                                              url, "once.groups.frames", 1, big);
-        const std::int64_t patches = jsonToInt(jsonRequire(*groups, "patches", url, "once.groups"),
-                                               url, "once.groups.patches", 1, big);
-        if (frames * patches != r.sourceTokens) {
-            fail("kept groups of another size", url, "once.groups", std::to_string(r.sourceTokens),
-                 std::to_string(frames * patches));
-        }
-        r.groupOfToken.assign(std::size_t(frames * patches), -1);
-        for (const json& row : jsonRequire(*groups, "rows", url, "once.groups")) {
-            const std::int64_t m = jsonToInt(jsonRequire(row, "row", url, "once.groups.rows"), url,
-                                             "once.groups.rows.row", 0, r.contentTokens);
-            r.codewordIds.push_back(jsonToInt(jsonRequire(row, "codeword", url, "once.groups.rows"),
-                                              url, "once.groups.rows.codeword", -1, big));
-            for (const json& member : jsonRequire(row, "members", url, "once.groups.rows")) {
-                const std::int64_t t = jsonToInt(jsonRequire(member, "frame", url, "members"), url,
-                                                 "once.groups.rows.members.frame", 0, frames - 1);
-                for (std::int64_t p : ints(jsonRequire(member, "patches", url, "members"), url,
-                                           "once.groups.rows.members.patches")) {
-                    if (p < 0 || p >= patches) {
-                        fail("patch index out of range", url, "once.groups.rows.members.patches",
-                             "0.." + std::to_string(patches - 1), std::to_string(p));
-                    }
-                    r.groupOfToken[std::size_t(t * patches + p)] = m;
-                }
-            }
-        }
-    }
 }
 
 }  // namespace
@@ -242,7 +168,7 @@ RemoteAnswer askWithUrl(const RemoteEndpoint& e, const std::string& videoUrl,
                           "usage.prompt_tokens", 0, std::int64_t(1) << 40);
         }
         if (const json* onceReport = jsonFind(j, "once", e.url, "")) {
-            fillReport(a, *onceReport, e.url);
+            readRemoteReport(a, *onceReport, e.url);
             sawOnce = true;
         }
     };
@@ -340,7 +266,7 @@ RemoteCompression compressWithUrl(const RemoteEndpoint& e, const std::string& vi
     const json j = parseJsonText(res->body, where);
     const json& onceReport = jsonRequire(j, "once", where, "");
     RemoteAnswer a;
-    fillReport(a, onceReport, where);
+    readRemoteReport(a, onceReport, where);
     if (a.report.groupOfToken.empty()) {
         fail("the server's compression has no kept groups", where, "once.groups", "groups", "none");
     }
