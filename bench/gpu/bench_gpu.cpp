@@ -416,7 +416,9 @@ int e2e(const Args& a) {
         }
         m["method"] = budget == 0 ? "dense" : "once";
         m["decode_mode"] = decodeUsed;
-        m["decoder_kernels"] = fusedHere && row.deviceKernels ? "device" : "reference";
+        // "fused": the device module's kernels; "reference": switched off for the comparison
+        // rows; "aten": a device without fused kernels (the CPU), where ATen is all there is.
+        m["decoder_kernels"] = !fusedHere ? "aten" : row.deviceKernels ? "fused" : "reference";
         m["decode_note"] = decodeNote;
         m["tokens"] = tokensSeen;  // the greedy ids: the same prompt decodes alike in every mode
         m["budget"] = budget == 0 ? nlohmann::json(nullptr) : nlohmann::json(budget);
