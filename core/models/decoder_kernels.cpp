@@ -103,8 +103,8 @@ void CacheLength::update() {
 
 const DecoderKernels& referenceDecoderKernels() {
     // The reference never falls back: no fallbackReason.
-    static const DecoderKernels k{rmsNormReference, rotaryStoreReference, swigluReference,
-                                  cacheAttentionReference, {}};
+    static const DecoderKernels k{
+        rmsNormReference, rotaryStoreReference, swigluReference, cacheAttentionReference, {}};
     return k;
 }
 

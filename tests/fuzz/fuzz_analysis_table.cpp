@@ -13,17 +13,10 @@
 #include <string>
 
 #include "analysis/analysis_table.h"
+#include "fuzz_check.h"
 #include "util/error.h"
 
-namespace {
-
-void check(bool ok) {
-    if (!ok) {
-        std::abort();
-    }
-}
-
-}  // namespace
+using once::fuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -19,8 +19,11 @@
 #include <fstream>
 #include <string>
 
+#include "fuzz_check.h"
 #include "util/error.h"
 #include "video/audio_stream.h"
+
+using once::fuzz::check;
 
 namespace {
 const std::string& scratchPath() {
@@ -28,11 +31,6 @@ const std::string& scratchPath() {
     return path;
 }
 
-void check(bool ok) {
-    if (!ok) {
-        std::abort();
-    }
-}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -13,18 +13,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "fuzz_check.h"
 #include "serve/remote_report.h"
 #include "util/error.h"
 
-namespace {
-
-void check(bool ok) {
-    if (!ok) {
-        std::abort();
-    }
-}
-
-}  // namespace
+using once::fuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const nlohmann::json once =

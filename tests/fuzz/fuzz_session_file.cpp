@@ -13,17 +13,14 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_check.h"
 #include "session/session_file.h"
 #include "util/error.h"
 #include "video/sampling_rule.h"
 
-namespace {
+using once::fuzz::check;
 
-void check(bool ok) {
-    if (!ok) {
-        std::abort();
-    }
-}
+namespace {
 
 void checkString(const std::optional<std::string>& s) {
     if (s) {

@@ -12,17 +12,10 @@
 #include <string>
 
 #include "eval/task_accuracy.h"
+#include "fuzz_check.h"
 #include "util/error.h"
 
-namespace {
-
-void check(bool ok) {
-    if (!ok) {
-        std::abort();
-    }
-}
-
-}  // namespace
+using once::fuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) {

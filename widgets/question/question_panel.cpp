@@ -215,8 +215,9 @@ QuestionPanel::QuestionPanel(StudioSession* session, QWidget* parent)
                     // the video was re-encoded with the model's encoder).
                     compressedFailed_ = false;
                     once_->clear();
-                    onceTitle_->setText(QStringLiteral("<b>%1</b>").arg(
-                        methods::title(session_->method()).toHtmlEscaped()));
+                    onceTitle_->setText(
+                        QStringLiteral("<b>%1</b>")
+                            .arg(methods::title(session_->method()).toHtmlEscaped()));
                     updateExportButtons();
                 }
             }
