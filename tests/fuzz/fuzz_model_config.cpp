@@ -69,8 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
               c.width <= once::kMaxProcessorSide && c.rescaleFactor >= once::kMinRescaleFactor &&
               c.rescaleFactor <= once::kMaxRescaleFactor);
         for (int k = 0; k < 3; ++k) {
-            check(std::abs(c.mean[k]) <= once::kMaxAbsImageMean &&
-                  c.std[k] >= once::kMinImageStd && c.std[k] <= once::kMaxImageStd);
+            check(std::abs(c.mean[k]) <= once::kMaxAbsImageMean && c.std[k] >= once::kMinImageStd &&
+                  c.std[k] <= once::kMaxImageStd);
         }
     } catch (const once::OnceError&) {
     }

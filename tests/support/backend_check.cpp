@@ -45,13 +45,13 @@ AssignOptions options(const std::string& backend, const std::string& precision) 
     return o;
 }
 
-std::string fmt(double v) {
+}  // namespace
+
+std::string checkNumber(double v) {
     char b[32];
     std::snprintf(b, sizeof b, "%.3g", v);
     return b;
 }
-
-}  // namespace
 
 std::vector<std::string> checkedAssignBackends() {
     loadCudaRuntime();  // device modules register their backends when loaded
@@ -112,8 +112,9 @@ std::vector<BackendCheck> checkAssignBackend(const std::string& backend,
                    differ <= (bf16 ? 0.25 : 0.01) && nearest && sums <= 1e-3 &&
                    got.topIds.device() == device,
                "assign " + tag,
-               "score diff " + fmt(scoreDiff) + ", lists differing " + fmt(differ) + ", nearest " +
-                   (nearest ? "equal" : "DIFFER") + ", sums diff " + fmt(sums));
+               "score diff " + checkNumber(scoreDiff) + ", lists differing " + checkNumber(differ) +
+                   ", nearest " + (nearest ? "equal" : "DIFFER") + ", sums diff " +
+                   checkNumber(sums));
         if (backend != "aten" && !device.is_cpu()) {
             // A device's kernels scan the same cuBLAS scores the tensor ops rank.
             const Assignment aten = assignTokens(xd, data.cb, options("aten", precision));
@@ -147,7 +148,7 @@ std::vector<BackendCheck> checkAssignBackend(const std::string& backend,
                 record(same && tokens <= 1e-4 && where,
                        "compress B=" + std::to_string(b) + " " + variantName(v) + " " + tag,
                        std::string("groups ") + (same ? "identical" : "DIFFER") + ", token diff " +
-                           fmt(tokens) + (where ? "" : ", result left the device"));
+                           checkNumber(tokens) + (where ? "" : ", result left the device"));
             }
         }
     }
@@ -165,7 +166,7 @@ std::vector<BackendCheck> checkAssignBackend(const std::string& backend,
     record(sizesSame && meansDiff <= 1e-4 && dm.device() == device,
            "segmented pooling on " + device.str() + ", skewed groups",
            std::string("sizes ") + (sizesSame ? "equal" : "DIFFER") + ", means diff " +
-               fmt(meansDiff));
+               checkNumber(meansDiff));
     return out;
 }
 

@@ -30,6 +30,9 @@ struct BackendCheck {
     std::string detail;  ///< the measured differences
 };
 
+/// A measured difference as a check's detail prints it (3 significant digits).
+std::string checkNumber(double v);
+
 /// The backends the loop covers: every registered assignment backend but the CPU reference.
 std::vector<std::string> checkedAssignBackends();
 /// The device `backend` runs on here ("cpu" for "aten" without a GPU), or "" with the reason in

@@ -4,16 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace once::test {
 namespace {
-
-std::string fmt(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.3g", v);
-    return b;
-}
 
 double epsilon(at::ScalarType t) {
     return std::ldexp(1.0, t == at::kBFloat16 ? -7 : t == at::kHalf ? -10 : -23);
@@ -22,8 +15,9 @@ double epsilon(at::ScalarType t) {
 }  // namespace
 
 std::string Comparison::text() const {
-    return "worst relative " + fmt(worstRelative) + ", worst scaled " + fmt(worstScaled) +
-           ", differing " + fmt(differing) + " (scale " + fmt(scale) + ")";
+    return "worst relative " + checkNumber(worstRelative) + ", worst scaled " +
+           checkNumber(worstScaled) + ", differing " + checkNumber(differing) + " (scale " +
+           checkNumber(scale) + ")";
 }
 
 Comparison compareOutputs(const at::Tensor& got, const at::Tensor& want) {
